@@ -1,0 +1,44 @@
+"""Calculators for data-parallel training: one core for the site, the browser and the shell.
+
+The public API: the declarations (:class:`Calculator`, :class:`Mode`,
+:class:`Input`, :class:`Output`), the registry (:data:`CALCULATORS`,
+:func:`get`), :func:`run` to compute from raw values, and :func:`evaluate`, the
+JSON boundary the browser uses. Standard library only, so that it runs
+unchanged under Pyodide.
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+from .engine import ComputeError, display_decimal, run
+from .errors import (
+    CalculatorError,
+    InputError,
+    InvalidInputs,
+    SpecError,
+    UnknownCalculatorError,
+)
+from .registry import CALCULATORS, get
+from .spec import Calculator, Input, Mode, Output, Result
+from .web import evaluate
+
+__all__ = [
+    "CALCULATORS",
+    "Calculator",
+    "CalculatorError",
+    "ComputeError",
+    "Input",
+    "InputError",
+    "InvalidInputs",
+    "Mode",
+    "Output",
+    "Result",
+    "SpecError",
+    "UnknownCalculatorError",
+    "__version__",
+    "display_decimal",
+    "evaluate",
+    "get",
+    "run",
+]

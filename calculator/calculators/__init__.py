@@ -1,0 +1,1 @@
+"""One module per calculator, each holding its compute functions and declaration."""

@@ -1,0 +1,163 @@
+"""The command line, generated from the declarations.
+
+``python -m calculator SLUG [MODE] --input VALUE ... [--json]``; without MODE,
+the calculator's first mode is used. ``--json`` prints exactly what the browser
+boundary returns.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from decimal import Decimal
+
+from . import __version__
+from .errors import english
+from .registry import CALCULATORS
+from .spec import Calculator, Input, Mode, Output
+from .web import evaluate
+
+__all__ = ["main"]
+
+EXIT_BAD_INPUT = 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line and return its exit status.
+
+    Returns:
+        0 on success; 2 on bad input (the message is printed on stderr).
+    """
+    args = list(sys.argv[1:] if argv is None else argv)
+    parser = _parser()
+    # Without a mode word, the default mode is meant: insert it, so that options
+    # and --help after the slug reach that mode's parser.
+    if args and args[0] in CALCULATORS:
+        modes = {mode.name for mode in CALCULATORS[args[0]].modes}
+        if len(args) == 1 or args[1] not in modes:
+            args.insert(1, CALCULATORS[args[0]].default_mode.name)
+    namespace = parser.parse_args(args)
+    calculator: Calculator = namespace.calculator
+    mode: Mode = namespace.mode
+    request: dict[str, object] = {"mode": mode.name}
+    for spec in mode.inputs:
+        given = getattr(namespace, spec.name)
+        request[spec.name] = given if given is not None else spec.default
+    reply_text = evaluate(calculator.slug, json.dumps(request))
+    reply = json.loads(reply_text)
+    if not reply["ok"]:
+        for error in reply["errors"]:
+            flag = "--" + error["field"].replace("_", "-")
+            message = english(error["code"], error["bound"])
+            print(f"{parser.prog} {calculator.slug}: error: {flag}: {message}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if namespace.json:
+        print(reply_text)
+    else:
+        print(_human(calculator, mode, reply))
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="parallelism-calc",
+        description="Parallel-training calculators: the same code as the website.",
+    )
+    parser.add_argument("--version", action="version", version=__version__)
+    calculators = parser.add_subparsers(title="calculators", metavar="SLUG", required=True)
+    for calculator in CALCULATORS.values():
+        command = calculators.add_parser(
+            calculator.slug, help=calculator.summary, description=calculator.summary
+        )
+        modes = command.add_subparsers(title="modes", metavar="MODE")
+        for mode in calculator.modes:
+            _mode_parser(modes, calculator, mode)
+    return parser
+
+
+def _mode_parser(
+    modes: argparse._SubParsersAction[argparse.ArgumentParser], calculator: Calculator, mode: Mode
+) -> None:
+    others = [m.name for m in calculator.modes if m is not mode]
+    note = f" Other modes: {', '.join(others)}." if others else ""
+    default = " (default)" if mode is calculator.default_mode else ""
+    parser = modes.add_parser(
+        mode.name,
+        help=mode.label + default,
+        description=f"{calculator.title}: {mode.label.lower()}.{note}",
+        epilog="Outputs: " + "; ".join(f"{o.name} ({_output_unit(o)})" for o in mode.outputs),
+    )
+    parser.set_defaults(calculator=calculator, mode=mode)
+    group = parser.add_argument_group("inputs")
+    for spec in mode.inputs:
+        group.add_argument(
+            "--" + spec.name.replace("_", "-"),
+            dest=spec.name,
+            metavar=_metavar(spec),
+            help=_input_help(spec),
+        )
+    parser.add_argument("--json", action="store_true", help="print the browser boundary's JSON")
+
+
+def _metavar(spec: Input) -> str:
+    return "N" if spec.integer else "X"
+
+
+def _input_help(spec: Input) -> str:
+    unit = f" [{spec.unit}]" if spec.unit else ""
+    low = (
+        ""
+        if spec.minimum is None
+        else ("> " if spec.exclusive_minimum else ">= ") + _plain(spec.minimum)
+    )
+    high = "<= " + _plain(spec.maximum) if spec.maximum is not None else ""
+    kind = "whole number" if spec.integer else "number"
+    bounds = ", ".join(part for part in (kind, low, high) if part)
+    default = "empty" if spec.default is None else _plain(spec.default)
+    optional = ", optional" if spec.optional else ""
+    # argparse expands %-sequences in help; a literal percent sign must be doubled.
+    text = f"{spec.label}{unit}: {spec.help} ({bounds}{optional}; default {default})"
+    return text.replace("%", "%%")
+
+
+def _output_unit(output: Output) -> str:
+    return {"percent": "%", "multiplier": "×"}.get(output.style, output.unit or "count")
+
+
+def _plain(value: float) -> str:
+    return format(Decimal(repr(value)).normalize(), "f") if isinstance(value, float) else str(value)
+
+
+def _human(calculator: Calculator, mode: Mode, reply: dict[str, object]) -> str:
+    display = reply["display"]
+    assert isinstance(display, dict)
+    lines = [f"{calculator.title}: {mode.label.lower()}"]
+    width = max(len(output.label) for output in mode.outputs)
+    for output in mode.outputs:
+        text = display[output.name]
+        lines.append(f"  {output.label:<{width}}  {_english(output, text)}")
+    warnings = reply["warnings"]
+    assert isinstance(warnings, list)
+    lines.extend(f"  warning: {_WARNINGS.get(code, code)}" for code in warnings)
+    return "\n".join(lines)
+
+
+def _english(output: Output, text: str | None) -> str:
+    if text is None:
+        return "—"
+    number = Decimal(text)
+    if output.style == "percent":
+        number = number.scaleb(2)
+    suffix = {"percent": "%", "multiplier": "×"}.get(
+        output.style, f" {output.unit}" if output.unit else ""
+    )
+    return format(number, ",f") + suffix
+
+
+_WARNINGS = {
+    "super_linear": (
+        "efficiency above 100 % (super-linear scaling): check the single-device baseline"
+    ),
+}

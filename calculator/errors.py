@@ -1,0 +1,112 @@
+"""The package's errors: one base class and three kinds.
+
+Readers' mistakes carry a stable machine ``code`` and the ``bound`` involved
+instead of an English sentence, so that the site can word them in the reader's
+language and scripts can branch on them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+__all__ = [
+    "CalculatorError",
+    "InputError",
+    "InvalidInputs",
+    "SpecError",
+    "UnknownCalculatorError",
+    "english",
+]
+
+Bound = int | float | None
+
+
+class CalculatorError(Exception):
+    """Base class of every error this package raises."""
+
+
+class SpecError(CalculatorError):
+    """A calculator declaration is wrong; raised when the declaration is made."""
+
+
+class UnknownCalculatorError(CalculatorError, LookupError):
+    """No calculator (or mode) is registered under the requested name."""
+
+    def __init__(self, name: str, known: Iterable[str]) -> None:
+        self.name = name
+        self.known = tuple(known)
+        super().__init__(f"unknown calculator {name!r}; known: {', '.join(self.known)}")
+
+
+class InputError(CalculatorError, ValueError):
+    """One bad value, for one field.
+
+    Attributes:
+        field: The public name of the input at fault.
+        code: A stable machine code such as ``below_minimum``.
+        bound: The limit involved (a minimum, a maximum or a divisor), if any.
+    """
+
+    def __init__(self, field: str, code: str, bound: Bound = None) -> None:
+        self.field = field
+        self.code = code
+        self.bound = bound
+        super().__init__(self.describe())
+
+    def describe(self) -> str:
+        """Return a short English description, for logs and the command line."""
+        return f"{self.field}: {english(self.code, self.bound)}"
+
+    def as_dict(self) -> dict[str, str | Bound]:
+        """Return the error as the JSON-ready mapping used at the browser boundary."""
+        return {"field": self.field, "code": self.code, "bound": self.bound}
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, InputError):
+            return NotImplemented
+        return self.as_dict() == other.as_dict()
+
+    def __hash__(self) -> int:
+        return hash((self.field, self.code, self.bound))
+
+
+class InvalidInputs(CalculatorError, ValueError):
+    """Every bad field of one request, reported together.
+
+    Attributes:
+        errors: One :class:`InputError` per problem, in declaration order.
+    """
+
+    def __init__(self, errors: Iterable[InputError]) -> None:
+        self.errors = tuple(errors)
+        if not self.errors:
+            raise ValueError("InvalidInputs needs at least one InputError")
+        super().__init__("; ".join(error.describe() for error in self.errors))
+
+
+def english(code: str, bound: Bound = None) -> str:
+    """Word an error code in English, for the command line and logs.
+
+    The site does not use this: it words codes in the page's language.
+    """
+    text = _ENGLISH.get(code, code.replace("_", " "))
+    return text.format(bound=_plain(bound))
+
+
+def _plain(bound: Bound) -> str:
+    if isinstance(bound, float) and bound.is_integer():
+        return str(int(bound))
+    return str(bound)
+
+
+# English wording for the command line only; the site words codes itself.
+_ENGLISH = {
+    "required": "a value is required",
+    "not_a_number": "not a number",
+    "not_an_integer": "must be a whole number",
+    "below_minimum": "must be at least {bound}",
+    "not_above_minimum": "must be greater than {bound}",
+    "above_maximum": "must be at most {bound}",
+    "not_divisible": "must be a multiple of {bound}",
+    "unknown_field": "not an input of this calculator",
+}

@@ -1,0 +1,218 @@
+"""Declarations of calculators: their inputs, outputs and compute functions.
+
+A calculator is data. The site's forms, the command-line options and the
+browser boundary are all generated from these declarations, so a field's name,
+unit, bounds and default are written exactly once, here.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .errors import SpecError, UnknownCalculatorError
+
+__all__ = ["Calculator", "Input", "Mode", "Output", "Result", "Style", "Value"]
+
+Value = int | float
+"""A parsed input value or a computed output value."""
+
+Style = Literal["number", "percent", "multiplier"]
+"""How an output is displayed: a plain number, a percentage, or a factor (57.6×)."""
+
+_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
+_SLUG = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*\Z")
+# Names that already mean something at the browser boundary or in URLs.
+_RESERVED = frozenset({"mode"})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Input:
+    """One field a reader fills in."""
+
+    name: str
+    """Stable public name, used in the form, the URL, the CLI and JSON."""
+    label: str
+    """Short English label; the site translates it."""
+    unit: str = ""
+    """Unit shown beside the field, such as ``samples/s``; empty for a count."""
+    default: Value | None
+    """Value of the pre-rendered example; ``None`` only for optional inputs."""
+    minimum: Value | None = None
+    """Lowest accepted value."""
+    exclusive_minimum: bool = False
+    """Whether the minimum itself is refused (``> 0`` rather than ``>= 0``)."""
+    maximum: Value | None = None
+    """Highest accepted value; also what keeps every result finite."""
+    integer: bool = False
+    """Whether only whole numbers are accepted."""
+    optional: bool = False
+    """Whether the field may be left empty."""
+    help: str = ""
+    """One English sentence for ``--help`` and the reference."""
+
+    def __post_init__(self) -> None:
+        if not _NAME.match(self.name) or self.name in _RESERVED:
+            raise SpecError(f"input name {self.name!r} must be snake_case and not reserved")
+        for bound in (self.minimum, self.maximum):
+            if bound is not None and not math.isfinite(bound):
+                raise SpecError(f"{self.name}: bounds must be finite")
+        if self.maximum is None:
+            raise SpecError(f"{self.name}: a maximum is required to keep results finite")
+        if self.minimum is not None and self.minimum >= self.maximum:
+            raise SpecError(f"{self.name}: minimum must be below maximum")
+        if self.default is None:
+            if not self.optional:
+                raise SpecError(f"{self.name}: a required input needs a default")
+            return
+        if self.integer and not float(self.default).is_integer():
+            raise SpecError(f"{self.name}: default of an integer input must be whole")
+        if not self.accepts(self.default):
+            raise SpecError(f"{self.name}: default {self.default} is out of bounds")
+
+    def accepts(self, value: Value) -> bool:
+        """Return whether ``value`` lies within this input's bounds."""
+        if self.minimum is not None and (
+            value < self.minimum or (self.exclusive_minimum and value == self.minimum)
+        ):
+            return False
+        return self.maximum is None or value <= self.maximum
+
+    @property
+    def step(self) -> str:
+        """The HTML ``step`` attribute: ``1`` for whole numbers, else ``any``."""
+        return "1" if self.integer else "any"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Output:
+    """One result a calculator shows."""
+
+    name: str
+    """Stable public name, used in the page's DOM and in JSON."""
+    label: str
+    """Short English label; the site translates it."""
+    unit: str = ""
+    """Unit shown after the value, such as ``samples/s``."""
+    style: Style = "number"
+    """Display style. ``percent`` values are in percent points (90 means 90 %)."""
+    digits: int = 0
+    """Most fraction digits shown (trailing zeros are dropped)."""
+    help: str = ""
+    """One English sentence for the reference."""
+
+    def __post_init__(self) -> None:
+        if not _NAME.match(self.name):
+            raise SpecError(f"output name {self.name!r} must be snake_case")
+        if self.style not in ("number", "percent", "multiplier"):
+            raise SpecError(f"{self.name}: unknown style {self.style!r}")
+        if not 0 <= self.digits <= 6:
+            raise SpecError(f"{self.name}: digits must be between 0 and 6")
+        if self.style != "number" and self.unit:
+            raise SpecError(f"{self.name}: a {self.style} output carries its own sign, no unit")
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """What a compute function returns: every declared output, and warnings.
+
+    Attributes:
+        values: One value per declared output; ``None`` where an optional input
+            the output depends on was left empty.
+        warnings: Stable codes of conditions worth telling the reader about
+            that are not errors, such as ``super_linear``.
+    """
+
+    values: Mapping[str, Value | None]
+    warnings: tuple[str, ...] = ()
+
+
+Compute = Callable[..., Result]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Mode:
+    """One question a calculator answers, with its own inputs and outputs."""
+
+    name: str
+    """Stable public name (``predict``, ``measure``...), used with ``mode=``."""
+    label: str
+    """Short English title; the site translates it."""
+    inputs: tuple[Input, ...]
+    """The fields, in form order."""
+    outputs: tuple[Output, ...]
+    """The results, in display order."""
+    compute: Compute
+    """Pure keyword-only function of the inputs returning a :class:`Result`."""
+    groups: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """Optional grouping of inputs for the form: ``(group_name, input_names)``."""
+
+    def __post_init__(self) -> None:
+        if not _SLUG.match(self.name):
+            raise SpecError(f"mode name {self.name!r} must be kebab-case")
+        names = [item.name for item in self.inputs]
+        if not names or len(set(names)) != len(names):
+            raise SpecError(f"mode {self.name}: input names must be present and unique")
+        outputs = [item.name for item in self.outputs]
+        if not outputs or len(set(outputs)) != len(outputs):
+            raise SpecError(f"mode {self.name}: output names must be present and unique")
+        grouped = [name for _, members in self.groups for name in members]
+        if self.groups and sorted(grouped) != sorted(names):
+            raise SpecError(f"mode {self.name}: groups must list every input exactly once")
+
+    def input(self, name: str) -> Input:
+        """Return the input called ``name``."""
+        for item in self.inputs:
+            if item.name == name:
+                return item
+        raise KeyError(name)
+
+    def defaults(self) -> dict[str, Value | None]:
+        """Return the pre-rendered example's values, by input name."""
+        return {item.name: item.default for item in self.inputs}
+
+    def input_groups(self) -> tuple[tuple[str, tuple[Input, ...]], ...]:
+        """Return the inputs grouped for display; one unnamed group if none declared."""
+        if not self.groups:
+            return (("", self.inputs),)
+        return tuple(
+            (group, tuple(self.input(name) for name in members)) for group, members in self.groups
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Calculator:
+    """A topic's calculator: one or more modes under a stable slug."""
+
+    slug: str
+    """Stable public name, used in URLs, the CLI and ``form[data-calc]``."""
+    title: str
+    """English title."""
+    summary: str
+    """One English sentence saying what it answers."""
+    modes: tuple[Mode, ...] = field(default=())
+    """The questions it answers; the first is the default."""
+
+    def __post_init__(self) -> None:
+        if not _SLUG.match(self.slug):
+            raise SpecError(f"slug {self.slug!r} must be kebab-case")
+        names = [mode.name for mode in self.modes]
+        if not names or len(set(names)) != len(names):
+            raise SpecError(f"{self.slug}: modes must be present and uniquely named")
+
+    @property
+    def default_mode(self) -> Mode:
+        """The mode used when none is named."""
+        return self.modes[0]
+
+    def mode(self, name: str | None = None) -> Mode:
+        """Return the mode called ``name``, or the default mode for ``None``."""
+        if name is None:
+            return self.default_mode
+        for mode in self.modes:
+            if mode.name == name:
+                return mode
+        raise UnknownCalculatorError(f"{self.slug}/{name}", (m.name for m in self.modes))
