@@ -148,7 +148,7 @@ class Mode:
     compute: Compute
     """Pure keyword-only function of the inputs returning a :class:`Result`."""
     groups: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    """Optional grouping of inputs for the form: ``(group_name, input_names)``."""
+    """Optional grouping of inputs for the form: ``(English legend, input_names)``."""
 
     def __post_init__(self) -> None:
         if not _SLUG.match(self.name):

@@ -68,8 +68,12 @@ def _to_number(spec: Input, raw: object) -> Value | None:
         raise InputError(spec.name, "not_a_number")
     text = raw.strip()
     if _INTEGER.match(text):
-        # Exact for any length; ``float`` would round long digit strings.
-        return int(text)
+        try:
+            # Exact; ``float`` would round long digit strings.
+            return int(text)
+        except ValueError:
+            # Past int's digit limit (4300): ±inf, or the value behind leading zeros.
+            return float(text)
     if not _NUMBER.match(text):
         raise InputError(spec.name, "not_a_number")
     # Overflows such as 1e309 become ±inf here and fail the bounds check.

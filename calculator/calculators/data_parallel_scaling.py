@@ -68,8 +68,9 @@ def predict(*, devices: int, throughput: float, efficiency: float) -> Result:
         (ideal minus actual), throughputs in samples per second.
     """
     ideal = devices * throughput
-    # Multiplying before dividing by 100 keeps round inputs exact (115 200, not 115 200.000…01).
-    actual = ideal * efficiency / 100
+    # Multiplying before dividing by 100 keeps round inputs exact (115 200, not 115 200.000…01);
+    # min() stops that rounding from lifting A one ulp above I at 100 % (a negative loss).
+    actual = min(ideal, ideal * efficiency / 100)
     return Result(
         {
             "ideal": ideal,
@@ -150,7 +151,7 @@ CALCULATOR = Calculator(
                     help="I − A: what communication and waiting cost.",
                 ),
             ),
-            groups=(("cluster", ("devices", "throughput", "efficiency")),),
+            groups=(("Compute cluster", ("devices", "throughput", "efficiency")),),
             compute=predict,
         ),
         Mode(
@@ -190,7 +191,7 @@ CALCULATOR = Calculator(
                 SPEEDUP,
                 IDEAL,
             ),
-            groups=(("measurement", ("devices", "throughput", "measured")),),
+            groups=(("Measurements", ("devices", "throughput", "measured")),),
             compute=measure,
         ),
     ),

@@ -166,8 +166,8 @@ CALCULATOR = Calculator(
                 TOKENS,
             ),
             groups=(
-                ("batch", ("micro_batch", "accumulation_steps", "sequence_length")),
-                ("parallelism", _GROUPS_PARALLEL),
+                ("Batch", ("micro_batch", "accumulation_steps", "sequence_length")),
+                ("Parallelism", _GROUPS_PARALLEL),
             ),
             compute=global_batch,
         ),
@@ -196,8 +196,8 @@ CALCULATOR = Calculator(
                 TOKENS,
             ),
             groups=(
-                ("batch", ("global_batch", "micro_batch", "sequence_length")),
-                ("parallelism", _GROUPS_PARALLEL),
+                ("Batch", ("global_batch", "micro_batch", "sequence_length")),
+                ("Parallelism", _GROUPS_PARALLEL),
             ),
             compute=accumulation,
         ),

@@ -100,7 +100,7 @@ CALCULATOR = Calculator(
                     help="1 − idle share: the share of the step spent computing.",
                 ),
             ),
-            groups=(("pipeline", ("stages", "micro_batches", "chunks")),),
+            groups=(("Pipeline schedule", ("stages", "micro_batches", "chunks")),),
             compute=bubble,
         ),
     ),

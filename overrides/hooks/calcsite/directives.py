@@ -1,0 +1,136 @@
+"""The page directives, expanded before Markdown sees the page.
+
+Directives are HTML comments, so an unrendered one stays invisible:
+
+- ``<!-- md:calculator SLUG[/MODE] -->`` on its own line: the calculator's form
+  with its pre-computed example;
+- ``<!-- md:value SLUG[/MODE] NAME [input=value ...] -->`` in a sentence: one
+  input or result of the core, formatted for the page's language;
+- ``<!-- md:reference SLUG -->`` on its own line: the table of a calculator's
+  inputs and outputs.
+
+Fenced code blocks are left alone, so the directives can be documented.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from jinja2 import Environment
+
+from calculator import CALCULATORS, Calculator, CalculatorError, Mode, get, run
+from calculator.values import parse_inputs
+
+from .formatting import format_bound, format_output
+from .mathml import render_math
+from .widgets import reference_context, widget_context
+
+__all__ = ["DirectiveError", "Page", "expand"]
+
+FORM_TEMPLATE = "fragments/calculator/form.html"
+REFERENCE_TEMPLATE = "fragments/calculator/reference.html"
+
+_DIRECTIVE = re.compile(r"<!--\s*md:(?P<kind>calculator|value|reference)\s+(?P<args>.*?)\s*-->")
+_FENCE = re.compile(r"^(?P<fence>`{3,}|~{3,}).*?^(?P=fence)[ \t]*$", re.MULTILINE | re.DOTALL)
+
+
+class DirectiveError(ValueError):
+    """A directive names something the core does not know, or the core refused it."""
+
+
+@dataclass(frozen=True)
+class Page:
+    """What the directives need to know about the page being built."""
+
+    language: str
+    """Language of the page, a key of the message catalogs."""
+    env: Environment
+    """The theme's Jinja environment, so a site's ``custom_dir`` can override fragments."""
+
+
+def expand(markdown: str, page: Page) -> str:
+    """Expand every directive and formula of ``markdown`` outside fenced code."""
+    pieces: list[str] = []
+    position = 0
+    for fence in _FENCE.finditer(markdown):
+        pieces.append(_expand_prose(markdown[position : fence.start()], page))
+        pieces.append(fence.group(0))
+        position = fence.end()
+    pieces.append(_expand_prose(markdown[position:], page))
+    return "".join(pieces)
+
+
+def _expand_prose(text: str, page: Page) -> str:
+    handlers: dict[str, Callable[[list[str], Page], str]] = {
+        "calculator": _calculator,
+        "value": _value,
+        "reference": _reference,
+    }
+
+    def replace(match: re.Match[str]) -> str:
+        args = shlex.split(match["args"])
+        if not args:
+            raise DirectiveError(f"{match.group(0)}: a calculator slug is required")
+        return handlers[match["kind"]](args, page)
+
+    return render_math(_DIRECTIVE.sub(replace, text))
+
+
+def _target(name: str) -> tuple[Calculator, Mode]:
+    slug, _, mode_name = name.partition("/")
+    try:
+        calculator = get(slug)
+        return calculator, calculator.mode(mode_name or None)
+    except CalculatorError as error:
+        raise DirectiveError(f"{name}: {error}; known: {', '.join(CALCULATORS)}") from None
+
+
+def _block(html: str) -> str:
+    # Markdown passes a raw HTML block through only if it has no blank line
+    # inside and blank lines around it.
+    lines = [line for line in html.splitlines() if line.strip()]
+    return "\n\n" + "\n".join(lines) + "\n\n"
+
+
+def _calculator(args: list[str], page: Page) -> str:
+    if len(args) != 1:
+        raise DirectiveError(f"md:calculator takes one SLUG[/MODE], got {args}")
+    calculator, mode = _target(args[0])
+    widget = widget_context(calculator, mode, page.language)
+    return _block(page.env.get_template(FORM_TEMPLATE).render(widget=widget))
+
+
+def _reference(args: list[str], page: Page) -> str:
+    if len(args) != 1 or "/" in args[0]:
+        raise DirectiveError(f"md:reference takes one SLUG, got {args}")
+    calculator, _ = _target(args[0])
+    context = reference_context(calculator, page.language)
+    return _block(page.env.get_template(REFERENCE_TEMPLATE).render(**context))
+
+
+def _value(args: list[str], page: Page) -> str:
+    if len(args) < 2:
+        raise DirectiveError(f"md:value takes SLUG[/MODE] NAME [input=value ...], got {args}")
+    calculator, mode = _target(args[0])
+    name, overrides = args[1], args[2:]
+    raw: dict[str, object] = {k: v for k, v in mode.defaults().items() if v is not None}
+    for item in overrides:
+        key, equals, value = item.partition("=")
+        if not equals:
+            raise DirectiveError(f"md:value {args[0]}: {item!r} is not input=value")
+        raw[key] = value
+    try:
+        values = parse_inputs(mode, raw)
+        result = run(mode, raw)
+    except CalculatorError as error:
+        raise DirectiveError(f"md:value {' '.join(args)}: {error}") from None
+    for output in mode.outputs:
+        if output.name == name:
+            return format_output(output, result.values[name], page.language)
+    if name in values:
+        value = values[name]
+        return "—" if value is None else format_bound(value, page.language)
+    raise DirectiveError(f"md:value {args[0]}: no input or output named {name!r}")

@@ -1,0 +1,25 @@
+"""Formulas rendered to MathML at build time: browsers display it with no script."""
+
+from __future__ import annotations
+
+import re
+
+from latex2mathml.converter import convert
+
+__all__ = ["render_math"]
+
+# Display math: $$ alone on a line, the LaTeX, $$ alone on a line.
+_BLOCK = re.compile(r"^\$\$[ \t]*\n(?P<tex>.+?)\n\$\$[ \t]*$", re.MULTILINE | re.DOTALL)
+# Inline math: \( ... \) on one line.
+_INLINE = re.compile(r"\\\((?P<tex>.+?)\\\)")
+
+
+def render_math(markdown: str) -> str:
+    """Replace LaTeX math in ``markdown`` with MathML elements."""
+    markdown = _BLOCK.sub(
+        lambda match: '\n<div class="calc-math">'
+        + convert(match["tex"].strip(), display="block")
+        + "</div>\n",
+        markdown,
+    )
+    return _INLINE.sub(lambda match: convert(match["tex"].strip()), markdown)

@@ -1,0 +1,244 @@
+"""Words of the calculator widgets in each language.
+
+The catalogs are keyed by the English text (as gettext is): labels, units and
+legends come from the core's declarations in English, the widget's own
+strings from :data:`UI`. English needs no catalog. A language is added by
+adding a catalog here (and its pages in ``docs/``); ``tests/test_messages.py``
+fails until every declared label, unit and legend is translated.
+"""
+
+from __future__ import annotations
+
+__all__ = ["CATALOGS", "UI", "translate"]
+
+UI: dict[str, str] = {
+    # Error codes of the core, worded for a reader. {bound} is formatted for the page's language.
+    "required": "Enter a value.",
+    "not_a_number": "Enter a number.",
+    "not_an_integer": "Enter a whole number.",
+    "below_minimum": "Enter {bound} or more.",
+    "not_above_minimum": "Enter a number greater than {bound}.",
+    "above_maximum": "Enter {bound} or less.",
+    "not_divisible": "Must be a multiple of {bound}.",
+    "unknown_field": "Not an input of this calculator.",
+    # Warnings of the core.
+    "super_linear": (
+        "Above 100 %: super-linear scaling. Caches can cause it, "
+        "but check the single-device baseline first."
+    ),
+    # States of the widget (form[data-state]).
+    "static": "Example: results for the values shown.",
+    "loading": "Loading the calculator…",
+    "ready": "Results for the values shown.",
+    "invalid": "No results: correct the marked fields.",
+    "failed": (
+        "The live calculator could not start in this browser. "
+        "The results below are the example for the default values."
+    ),
+    # Other widget text.
+    "results": "Results",
+    "not_applicable": "—",
+    "copy_link": "Copy link to these values",
+    "copied": "Link copied",
+    "copy_failed": "Copy failed: the link is in the address bar",
+    "last_updated": "Last updated",
+    "reference.input": "Input",
+    "reference.output": "Output",
+    "reference.unit": "Unit",
+    "reference.accepted": "Accepted values",
+    "reference.default": "Default",
+    "reference.mode": "Mode",
+    "reference.whole": "whole number",
+    "reference.optional": "optional",
+}
+
+_FR: dict[str, str] = {
+    "Enter a value.": "Saisissez une valeur.",
+    "Enter a number.": "Saisissez un nombre.",
+    "Enter a whole number.": "Saisissez un nombre entier.",
+    "Enter {bound} or more.": "Saisissez au moins {bound}.",
+    "Enter a number greater than {bound}.": "Saisissez un nombre supérieur à {bound}.",
+    "Enter {bound} or less.": "Saisissez au plus {bound}.",
+    "Must be a multiple of {bound}.": "Doit être un multiple de {bound}.",
+    "Not an input of this calculator.": "Ce champ n’appartient pas à ce calculateur.",
+    UI["super_linear"]: (
+        "Plus de 100 % : mise à l’échelle super-linéaire. Les caches peuvent l’expliquer, "
+        "mais vérifiez d’abord la mesure sur un seul accélérateur."
+    ),
+    UI["static"]: "Exemple : résultats pour les valeurs affichées.",
+    UI["loading"]: "Chargement du calculateur…",
+    UI["ready"]: "Résultats pour les valeurs affichées.",
+    UI["invalid"]: "Pas de résultat : corrigez les champs signalés.",
+    UI["failed"]: (
+        "Le calcul en direct n’a pas pu démarrer dans ce navigateur. "
+        "Les résultats ci-dessous sont l’exemple des valeurs par défaut."
+    ),
+    "Results": "Résultats",
+    "Copy link to these values": "Copier le lien vers ces valeurs",
+    "Link copied": "Lien copié",
+    "Copy failed: the link is in the address bar": "Échec de la copie : le lien est dans la barre d’adresse",
+    "Last updated": "Dernière mise à jour",
+    "Input": "Entrée",
+    "Output": "Résultat",
+    "Unit": "Unité",
+    "Accepted values": "Valeurs acceptées",
+    "Default": "Par défaut",
+    "Mode": "Mode",
+    "whole number": "nombre entier",
+    "optional": "facultatif",
+    # Calculators, modes and legends.
+    "Data-parallel scaling": "Mise à l’échelle en parallélisme de données",
+    "Effective batch size": "Taille de lot effective",
+    "Pipeline bubble": "Bulle du pipeline",
+    "From a scaling efficiency": "À partir d’une efficacité de mise à l’échelle",
+    "From a measured cluster throughput": "À partir d’un débit mesuré sur le cluster",
+    "Global batch from its factors": "Lot global à partir de ses facteurs",
+    "Accumulation steps for a target batch": "Pas d’accumulation pour un lot cible",
+    "Bubble of a pipeline schedule": "Bulle d’un ordonnancement en pipeline",
+    "Compute cluster": "Cluster de calcul",
+    "Measurements": "Mesures",
+    "Batch": "Lot",
+    "Parallelism": "Parallélisme",
+    "Pipeline schedule": "Ordonnancement du pipeline",
+    # Inputs and outputs.
+    "Devices": "Accélérateurs",
+    "Throughput per device": "Débit par accélérateur",
+    "Scaling efficiency": "Efficacité de mise à l’échelle",
+    "Throughput of one device alone": "Débit d’un accélérateur seul",
+    "Measured cluster throughput": "Débit mesuré du cluster",
+    "Ideal throughput": "Débit idéal",
+    "Actual throughput": "Débit réel",
+    "Speedup": "Accélération",
+    "Throughput lost to synchronisation": "Débit perdu en synchronisation",
+    "Micro-batch per replica": "Micro-lot par réplique",
+    "Gradient-accumulation steps": "Pas d’accumulation de gradient",
+    "Devices (world size)": "Accélérateurs (taille du monde)",
+    "Tensor-parallel degree": "Degré de parallélisme tensoriel",
+    "Pipeline-parallel degree": "Degré de parallélisme en pipeline",
+    "Context-parallel degree": "Degré de parallélisme de contexte",
+    "Sequence length": "Longueur de séquence",
+    "Target global batch": "Lot global visé",
+    "Data-parallel replicas": "Répliques en parallélisme de données",
+    "Global batch": "Lot global",
+    "Tokens per optimizer step": "Jetons par pas d’optimisation",
+    "Micro-batches per replica per step": "Micro-lots par réplique et par pas",
+    "Pipeline stages": "Étages du pipeline",
+    "Micro-batches per step": "Micro-lots par pas",
+    "Model chunks per device": "Segments de modèle par accélérateur",
+    "Bubble relative to ideal compute time": "Bulle rapportée au temps de calcul idéal",
+    "Idle share of the step": "Part d’inactivité du pas",
+    "Pipeline efficiency": "Efficacité du pipeline",
+    # Units.
+    "devices": "accélérateurs",
+    "samples/s": "échantillons/s",
+    "sequences": "séquences",
+    "tokens": "jetons",
+    "replicas": "répliques",
+    "stages": "étages",
+    "micro-batches": "micro-lots",
+    "chunks": "segments",
+    "%": "%",
+    "—": "—",
+}
+
+_IT: dict[str, str] = {
+    "Enter a value.": "Inserisci un valore.",
+    "Enter a number.": "Inserisci un numero.",
+    "Enter a whole number.": "Inserisci un numero intero.",
+    "Enter {bound} or more.": "Inserisci almeno {bound}.",
+    "Enter a number greater than {bound}.": "Inserisci un numero maggiore di {bound}.",
+    "Enter {bound} or less.": "Inserisci al massimo {bound}.",
+    "Must be a multiple of {bound}.": "Deve essere un multiplo di {bound}.",
+    "Not an input of this calculator.": "Questo campo non appartiene al calcolatore.",
+    UI["super_linear"]: (
+        "Oltre il 100 %: scalatura super-lineare. Può dipendere dalle cache, "
+        "ma verifica prima la misura su un singolo acceleratore."
+    ),
+    UI["static"]: "Esempio: risultati per i valori mostrati.",
+    UI["loading"]: "Caricamento del calcolatore…",
+    UI["ready"]: "Risultati per i valori mostrati.",
+    UI["invalid"]: "Nessun risultato: correggi i campi segnalati.",
+    UI["failed"]: (
+        "Il calcolo dal vivo non è partito in questo browser. "
+        "I risultati qui sotto sono l’esempio con i valori predefiniti."
+    ),
+    "Results": "Risultati",
+    "Copy link to these values": "Copia il link a questi valori",
+    "Link copied": "Link copiato",
+    "Copy failed: the link is in the address bar": "Copia non riuscita: il link è nella barra degli indirizzi",
+    "Last updated": "Ultimo aggiornamento",
+    "Input": "Ingresso",
+    "Output": "Risultato",
+    "Unit": "Unità",
+    "Accepted values": "Valori ammessi",
+    "Default": "Predefinito",
+    "Mode": "Modalità",
+    "whole number": "numero intero",
+    "optional": "facoltativo",
+    "Data-parallel scaling": "Scalatura con parallelismo dei dati",
+    "Effective batch size": "Dimensione effettiva del batch",
+    "Pipeline bubble": "Bolla della pipeline",
+    "From a scaling efficiency": "Da un’efficienza di scalatura",
+    "From a measured cluster throughput": "Da un throughput misurato sul cluster",
+    "Global batch from its factors": "Batch globale dai suoi fattori",
+    "Accumulation steps for a target batch": "Passi di accumulo per un batch obiettivo",
+    "Bubble of a pipeline schedule": "Bolla di uno schedule a pipeline",
+    "Compute cluster": "Cluster di calcolo",
+    "Measurements": "Misure",
+    "Batch": "Batch",
+    "Parallelism": "Parallelismo",
+    "Pipeline schedule": "Schedule della pipeline",
+    "Devices": "Acceleratori",
+    "Throughput per device": "Throughput per acceleratore",
+    "Scaling efficiency": "Efficienza di scalatura",
+    "Throughput of one device alone": "Throughput di un acceleratore da solo",
+    "Measured cluster throughput": "Throughput misurato del cluster",
+    "Ideal throughput": "Throughput ideale",
+    "Actual throughput": "Throughput effettivo",
+    "Speedup": "Speedup",
+    "Throughput lost to synchronisation": "Throughput perso nella sincronizzazione",
+    "Micro-batch per replica": "Micro-batch per replica",
+    "Gradient-accumulation steps": "Passi di accumulo del gradiente",
+    "Devices (world size)": "Acceleratori (world size)",
+    "Tensor-parallel degree": "Grado di parallelismo tensoriale",
+    "Pipeline-parallel degree": "Grado di parallelismo a pipeline",
+    "Context-parallel degree": "Grado di parallelismo di contesto",
+    "Sequence length": "Lunghezza della sequenza",
+    "Target global batch": "Batch globale obiettivo",
+    "Data-parallel replicas": "Repliche in parallelismo dei dati",
+    "Global batch": "Batch globale",
+    "Tokens per optimizer step": "Token per passo dell’ottimizzatore",
+    "Micro-batches per replica per step": "Micro-batch per replica per passo",
+    "Pipeline stages": "Stadi della pipeline",
+    "Micro-batches per step": "Micro-batch per passo",
+    "Model chunks per device": "Blocchi del modello per acceleratore",
+    "Bubble relative to ideal compute time": "Bolla rispetto al tempo di calcolo ideale",
+    "Idle share of the step": "Quota inattiva del passo",
+    "Pipeline efficiency": "Efficienza della pipeline",
+    "devices": "acceleratori",
+    "samples/s": "campioni/s",
+    "sequences": "sequenze",
+    "tokens": "token",
+    "replicas": "repliche",
+    "stages": "stadi",
+    "micro-batches": "micro-batch",
+    "chunks": "blocchi",
+    "%": "%",
+    "—": "—",
+}
+
+CATALOGS: dict[str, dict[str, str]] = {"en": {}, "fr": _FR, "it": _IT}
+"""Translations by language, keyed by the English text."""
+
+
+def translate(language: str, english: str) -> str:
+    """Return ``english`` in ``language``; English text is its own translation.
+
+    Raises:
+        KeyError: If the language has no catalog or the catalog lacks the text,
+            so that a missing translation fails the build instead of showing English.
+    """
+    catalog = CATALOGS[language]
+    if language == "en" or not english:
+        return english
+    return catalog[english]

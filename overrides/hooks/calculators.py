@@ -1,0 +1,89 @@
+"""MkDocs adapter: the only code that knows MkDocs.
+
+It hands each page's Markdown to :mod:`calcsite.directives`, formats the
+"last updated" date, and writes the live engine's files (the core's wheel and
+the Pyodide runtime) into the site. Everything else lives in ``calcsite``,
+which takes plain values, so a future site generator needs only a new adapter.
+"""
+
+from __future__ import annotations
+
+import datetime
+from pathlib import Path
+from typing import Any
+
+from calcsite import engine
+from calcsite.directives import DirectiveError, Page, expand
+from calcsite.formatting import format_day
+from calcsite.messages import UI, translate
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import get_plugin_logger
+from mkdocs.structure.pages import Page as MkDocsPage
+
+log = get_plugin_logger(__name__)
+
+ROOT = Path(__file__).resolve().parents[2]
+PYODIDE_PACKAGE = ROOT / "node_modules" / "pyodide"
+
+_plan: engine.Engine | None = None
+_planned_from: tuple[tuple[str, int], ...] = ()
+
+
+def _sources() -> tuple[tuple[str, int], ...]:
+    """What the wheel is built from, with modification times."""
+    paths = [*(ROOT / "calculator").rglob("*.py"), ROOT / "pyproject.toml", ROOT / "README.md"]
+    return tuple(sorted((str(path), path.stat().st_mtime_ns) for path in paths))
+
+
+def _language(config: MkDocsConfig) -> str:
+    return str(config.theme["language"])
+
+
+def _settings(config: MkDocsConfig) -> dict[str, Any]:
+    settings = config.extra.get("calculator") or {}
+    return dict(settings)
+
+
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    global _plan, _planned_from  # noqa: PLW0603 -- MkDocs hooks keep build state at module level
+    # mkdocs-static-i18n runs the build once per language, and `mkdocs serve`
+    # once per change: rebuild the wheel only when its sources changed.
+    sources = _sources()
+    if _plan is None or sources != _planned_from:
+        try:
+            _plan = engine.plan(ROOT, PYODIDE_PACKAGE, _settings(config).get("pyodide_cdn"))
+        except engine.EngineError as error:
+            raise PluginError(str(error)) from error
+        _planned_from = sources
+    config.extra["calculator_engine"] = {
+        "pyodide": _plan.pyodide_url,
+        "wheel": _plan.wheel_path,
+        "worker": "assets/javascripts/calculator-worker.mjs",
+    }
+    return config
+
+
+def on_page_markdown(markdown: str, page: MkDocsPage, config: MkDocsConfig, **_: Any) -> str:
+    env = config.theme.get_env()
+    language = _language(config)
+    try:
+        markdown = expand(markdown, Page(language=language, env=env))
+    except DirectiveError as error:
+        raise PluginError(f"{page.file.src_uri}: {error}") from error
+    updated = page.meta.get("updated")
+    if isinstance(updated, datetime.date):
+        page.meta["updated_text"] = format_day(updated, language)
+        page.meta["updated_label"] = translate(language, UI["last_updated"])
+    elif updated is not None:
+        log.warning(f"{page.file.src_uri}: 'updated' must be a date (YYYY-MM-DD), got {updated!r}")
+    return markdown
+
+
+def on_post_build(config: MkDocsConfig) -> None:
+    assert _plan is not None
+    self_hosted = not _settings(config).get("pyodide_cdn")
+    try:
+        engine.write(_plan, PYODIDE_PACKAGE, Path(config.site_dir), self_hosted)
+    except engine.EngineError as error:
+        raise PluginError(str(error)) from error

@@ -1,0 +1,850 @@
+"""Known values, refused requests and garbage requests, as plain data.
+
+Standard library only, and free of pytest: the pytest suite imports this file
+under CPython, and ``tests/pyodide/run_cases.mjs`` imports the very same file
+inside Pyodide, so both runtimes are held to one table. :func:`check` asserts
+every expectation through :func:`calculator.web.evaluate` in whichever runtime
+runs it; :func:`verify` checks one reply string against one case.
+
+A request is what the page's worker sends: a JSON object of raw field values
+(strings as typed, or JSON numbers), with an optional ``mode``. Percent outputs
+are in percent points (37.5 means 37.5 %); their ``display`` strings are
+fractions (``"0.375"``), the form the number formatters expect.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from dataclasses import dataclass
+
+__all__ = [
+    "BOUNDARY",
+    "CODES",
+    "GARBAGE_COUNT",
+    "GARBAGE_SEED",
+    "KNOWN",
+    "REFUSED",
+    "Garbage",
+    "Known",
+    "Refused",
+    "all_requests",
+    "check",
+    "garbage",
+    "verify",
+]
+
+Number = int | float
+Bound = int | float | None
+Error = tuple[str | None, str, Bound]
+"""An expected error: ``(field, code, bound)``."""
+
+CODES = frozenset(
+    {
+        "required",
+        "not_a_number",
+        "not_an_integer",
+        "below_minimum",
+        "not_above_minimum",
+        "above_maximum",
+        "not_divisible",
+        "unknown_field",
+        "bad_request",
+        "unknown_calculator",
+        "unknown_mode",
+    }
+)
+"""Every error code a reply may carry."""
+
+DP = "data-parallel-scaling"
+EB = "effective-batch-size"
+PB = "pipeline-bubble"
+
+# The smallest positive double: a throughput this tiny must not overflow anything.
+TINY = math.ldexp(1, -1074)
+
+
+@dataclass(frozen=True)
+class Known:
+    """A request that computes, with every output it must give.
+
+    Attributes:
+        id: Stable case name.
+        slug: The calculator.
+        request: The JSON object sent to ``evaluate``.
+        mode: The mode the reply must name.
+        outputs: Every declared output: ``None``, an exact ``int`` (compared
+            exactly), or a ``float`` (compared to 1e-12 relative).
+        display: Every output's display string, or ``None``.
+        warnings: The warning codes, in order.
+    """
+
+    id: str
+    slug: str
+    request: dict[str, object]
+    mode: str
+    outputs: dict[str, Number | None]
+    display: dict[str, str | None]
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def text(self) -> str:
+        """The request as the JSON string that crosses the boundary."""
+        return json.dumps(self.request)
+
+    @property
+    def fields(self) -> dict[str, object]:
+        """The raw field values, without ``mode``: what :func:`calculator.run` takes."""
+        return {name: value for name, value in self.request.items() if name != "mode"}
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A request that is refused, with every error it must report, in order.
+
+    ``request`` is a JSON object, or a string sent as is (malformed JSON).
+    """
+
+    id: str
+    slug: str
+    request: dict[str, object] | str
+    mode: str | None
+    errors: tuple[Error, ...]
+
+    @property
+    def text(self) -> str:
+        """The request as the JSON string that crosses the boundary."""
+        return self.request if isinstance(self.request, str) else json.dumps(self.request)
+
+    @property
+    def fields(self) -> dict[str, object]:
+        """The raw field values, without ``mode``: what :func:`calculator.run` takes."""
+        assert isinstance(self.request, dict)
+        return {name: value for name, value in self.request.items() if name != "mode"}
+
+
+@dataclass(frozen=True)
+class Garbage:
+    """A random request: it must come back as a well-formed reply, never raise."""
+
+    id: str
+    slug: str
+    text: str
+
+
+# --------------------------------------------------------------------------- known values
+
+_DP_BASE = {"devices": "64", "throughput": "2000", "efficiency": "90"}
+_DP_BASE_OUT: dict[str, Number | None] = {
+    "ideal": 128000,
+    "actual": 115200,
+    "speedup": 57.6,
+    "lost": 12800,
+}
+_DP_BASE_SHOW: dict[str, str | None] = {
+    "ideal": "128000",
+    "actual": "115200",
+    "speedup": "57.6",
+    "lost": "12800",
+}
+_EB_ACC = {
+    "mode": "accumulation",
+    "global_batch": 1536,
+    "micro_batch": 1,
+    "world_size": 1536,
+    "tensor_parallel": 8,
+    "pipeline_parallel": 16,
+    "context_parallel": 1,
+    "sequence_length": 4096,
+}
+_EB_GLOBAL = {
+    "micro_batch": 2,
+    "accumulation_steps": 4,
+    "world_size": 128,
+    "tensor_parallel": 1,
+    "pipeline_parallel": 1,
+    "context_parallel": 1,
+    "sequence_length": 4096,
+}
+
+
+def _pipeline(
+    stages: int, micro_batches: int, chunks: int, overhead: float, idle: float, show: list[str]
+) -> Known:
+    return Known(
+        f"pb-p{stages}-m{micro_batches}-v{chunks}",
+        PB,
+        {"stages": stages, "micro_batches": micro_batches, "chunks": chunks},
+        "bubble",
+        {"bubble_overhead": overhead, "idle_share": idle, "efficiency": 100 - idle},
+        dict(zip(("bubble_overhead", "idle_share", "efficiency"), show, strict=True)),
+    )
+
+
+KNOWN: tuple[Known, ...] = (
+    # Data-parallel scaling: I = d·v, A = I·E, S = d·E.
+    Known("dp-predict-64-2000-90", DP, _DP_BASE, "predict", _DP_BASE_OUT, _DP_BASE_SHOW),
+    Known(
+        "dp-predict-json-numbers-and-mode",
+        DP,
+        {"mode": "predict", "devices": 64, "throughput": 2000, "efficiency": 90},
+        "predict",
+        _DP_BASE_OUT,
+        _DP_BASE_SHOW,
+    ),
+    Known(
+        "dp-predict-devices-written-64.0",
+        DP,
+        {**_DP_BASE, "devices": " 64.0 "},
+        "predict",
+        _DP_BASE_OUT,
+        _DP_BASE_SHOW,
+    ),
+    Known(
+        "dp-predict-devices-written-6.4e1",
+        DP,
+        {**_DP_BASE, "devices": "6.4e1"},
+        "predict",
+        _DP_BASE_OUT,
+        _DP_BASE_SHOW,
+    ),
+    Known(
+        "dp-predict-devices-with-5000-leading-zeros",
+        DP,
+        {**_DP_BASE, "devices": "0" * 5000 + "64"},
+        "predict",
+        _DP_BASE_OUT,
+        _DP_BASE_SHOW,
+    ),
+    Known(
+        # 3 × 2.3 rounds down and 3 × 2.3 × 100 / 100 rounds up: no negative loss.
+        "dp-predict-full-efficiency-loses-nothing",
+        DP,
+        {"devices": 3, "throughput": "2.3", "efficiency": "100"},
+        "predict",
+        {"ideal": 3 * 2.3, "actual": 3 * 2.3, "speedup": 3, "lost": 0},
+        {"ideal": "6.9", "actual": "6.9", "speedup": "3", "lost": "0"},
+    ),
+    Known(
+        "dp-predict-largest-cluster",
+        DP,
+        {"devices": "10000000", "throughput": "1e12", "efficiency": "100"},
+        "predict",
+        {"ideal": 1e19, "actual": 1e19, "speedup": 10000000, "lost": 0},
+        {
+            "ideal": "10000000000000000000",
+            "actual": "10000000000000000000",
+            "speedup": "10000000",
+            "lost": "0",
+        },
+    ),
+    Known(
+        "dp-measure-64-2000-115200",
+        DP,
+        {"mode": "measure", "devices": "64", "throughput": "2000", "measured": "115200"},
+        "measure",
+        {"efficiency": 90, "speedup": 57.6, "ideal": 128000},
+        {"efficiency": "0.9", "speedup": "57.6", "ideal": "128000"},
+    ),
+    Known(
+        "dp-measure-super-linear-warns",
+        DP,
+        {"mode": "measure", "devices": 64, "throughput": 2000, "measured": 130000},
+        "measure",
+        {"efficiency": 101.5625, "speedup": 65, "ideal": 128000},
+        {"efficiency": "1.0156", "speedup": "65", "ideal": "128000"},
+        ("super_linear",),
+    ),
+    Known(
+        "dp-measure-tiniest-throughput-at-the-cap",
+        DP,
+        {"mode": "measure", "devices": 1, "throughput": "5e-324", "measured": "5e-323"},
+        "measure",
+        {"efficiency": 1000, "speedup": 10, "ideal": TINY},
+        {"efficiency": "10", "speedup": "10", "ideal": "0"},
+        ("super_linear",),
+    ),
+    # Effective batch size: B = b·g·dp, dp = N / (tp·pp·cp).
+    Known(
+        "eb-global-2x4x128",
+        EB,
+        _EB_GLOBAL,
+        "global-batch",
+        {"data_parallel": 128, "global_batch": 1024, "tokens_per_step": 4194304},
+        {"data_parallel": "128", "global_batch": "1024", "tokens_per_step": "4194304"},
+    ),
+    Known(
+        "eb-global-empty-sequence-length",
+        EB,
+        {**_EB_GLOBAL, "sequence_length": ""},
+        "global-batch",
+        {"data_parallel": 128, "global_batch": 1024, "tokens_per_step": None},
+        {"data_parallel": "128", "global_batch": "1024", "tokens_per_step": None},
+    ),
+    Known(
+        "eb-global-sequence-length-left-out",
+        EB,
+        {name: value for name, value in _EB_GLOBAL.items() if name != "sequence_length"},
+        "global-batch",
+        {"data_parallel": 128, "global_batch": 1024, "tokens_per_step": None},
+        {"data_parallel": "128", "global_batch": "1024", "tokens_per_step": None},
+    ),
+    Known(
+        "eb-global-pipeline-divides-replicas-not-multiplies-batch",
+        EB,
+        {**_EB_GLOBAL, "pipeline_parallel": 4},
+        "global-batch",
+        {"data_parallel": 32, "global_batch": 256, "tokens_per_step": 1048576},
+        {"data_parallel": "32", "global_batch": "256", "tokens_per_step": "1048576"},
+    ),
+    Known(
+        "eb-global-largest-integers-exact",
+        EB,
+        {
+            "micro_batch": 10_000_000,
+            "accumulation_steps": 10_000_000,
+            "world_size": 10_000_000,
+            "tensor_parallel": 1,
+            "pipeline_parallel": 1,
+            "context_parallel": 1,
+            "sequence_length": 100_000_000,
+        },
+        "global-batch",
+        {"data_parallel": 10**7, "global_batch": 10**21, "tokens_per_step": 10**29},
+        {
+            "data_parallel": "10000000",
+            "global_batch": "1" + "0" * 21,
+            "tokens_per_step": "1" + "0" * 29,
+        },
+    ),
+    Known(
+        "eb-accumulation-1536-tp8-pp16",
+        EB,
+        _EB_ACC,
+        "accumulation",
+        {"data_parallel": 12, "accumulation_steps": 128, "tokens_per_step": 6291456},
+        {"data_parallel": "12", "accumulation_steps": "128", "tokens_per_step": "6291456"},
+    ),
+    # Pipeline bubble: (p−1)/(v·m) and (p−1)/(v·m + p−1), in percent points.
+    _pipeline(4, 8, 1, 37.5, 300 / 11, ["0.375", "0.2727", "0.7273"]),
+    _pipeline(4, 8, 2, 18.75, 300 / 19, ["0.1875", "0.1579", "0.8421"]),
+    _pipeline(4, 16, 1, 18.75, 300 / 19, ["0.1875", "0.1579", "0.8421"]),
+    _pipeline(16, 128, 1, 11.71875, 1500 / 143, ["0.1172", "0.1049", "0.8951"]),
+    _pipeline(1, 1, 1, 0, 0, ["0", "0", "1"]),
+    _pipeline(8, 1, 1, 700, 87.5, ["7", "0.875", "0.125"]),
+    _pipeline(4, 6, 1, 50, 300 / 9, ["0.5", "0.3333", "0.6667"]),
+)
+
+# --------------------------------------------------------------------------- refused requests
+
+# (case name, raw devices value, code, bound): every kind of bad text or JSON value.
+_BAD_DEVICES: tuple[tuple[str, object, str, Bound], ...] = (
+    ("empty", "", "required", None),
+    ("whitespace", " \t ", "required", None),
+    ("null", None, "required", None),
+    ("letters", "abc", "not_a_number", None),
+    ("nan-text", "nan", "not_a_number", None),
+    ("nan-json", math.nan, "not_a_number", None),
+    ("inf-text", "inf", "not_a_number", None),
+    ("infinity-text", "-Infinity", "not_a_number", None),
+    ("inf-json", math.inf, "above_maximum", 10_000_000),
+    ("minus-inf-json", -math.inf, "below_minimum", 1),
+    ("1e309", "1e309", "above_maximum", 10_000_000),
+    ("minus-1e309", "-1e309", "below_minimum", 1),
+    ("negative", "-3", "below_minimum", 1),
+    ("zero", "0", "below_minimum", 1),
+    ("fraction", "64.5", "not_an_integer", None),
+    ("fraction-json", 64.5, "not_an_integer", None),
+    ("true", True, "not_a_number", None),
+    ("false", False, "not_a_number", None),
+    ("list", [64], "not_a_number", None),
+    ("object", {"value": 64}, "not_a_number", None),
+    ("underscore", "1_000", "not_a_number", None),
+    ("thousands-comma", "1,000", "not_a_number", None),
+    ("thousands-space", "1 000", "not_a_number", None),
+    ("hex", "0x40", "not_a_number", None),
+    ("arabic-indic-digits", "١٢", "not_a_number", None),
+    ("fullwidth-digits", "６４", "not_a_number", None),
+    ("unit-suffix", "64 GPUs", "not_a_number", None),
+    ("above-maximum", "10000001", "above_maximum", 10_000_000),
+    ("huge-json-int", 10**30, "above_maximum", 10_000_000),
+    ("5000-digits", "1" * 5000, "above_maximum", 10_000_000),
+    ("minus-5000-digits", "-" + "1" * 5000, "below_minimum", 1),
+)
+
+
+def _error(
+    case_id: str, slug: str, request: dict[str, object], mode: str, *errors: Error
+) -> Refused:
+    return Refused(case_id, slug, request, mode, errors)
+
+
+REFUSED: tuple[Refused, ...] = (
+    *(
+        _error(f"dp-devices-{name}", DP, {**_DP_BASE, "devices": raw}, "predict", ("devices", c, b))
+        for name, raw, c, b in _BAD_DEVICES
+    ),
+    _error(
+        "dp-three-bad-fields-three-errors",
+        DP,
+        {"devices": "", "throughput": "abc", "efficiency": "0"},
+        "predict",
+        ("devices", "required", None),
+        ("throughput", "not_a_number", None),
+        ("efficiency", "not_above_minimum", 0),
+    ),
+    _error(
+        "dp-empty-request-every-field-required",
+        DP,
+        {},
+        "predict",
+        ("devices", "required", None),
+        ("throughput", "required", None),
+        ("efficiency", "required", None),
+    ),
+    _error(
+        "dp-throughput-zero",
+        DP,
+        {**_DP_BASE, "throughput": "0"},
+        "predict",
+        ("throughput", "not_above_minimum", 0),
+    ),
+    _error(
+        "dp-throughput-minus-zero",
+        DP,
+        {**_DP_BASE, "throughput": "-0.0"},
+        "predict",
+        ("throughput", "not_above_minimum", 0),
+    ),
+    _error(
+        "dp-throughput-underflows-to-zero",
+        DP,
+        {**_DP_BASE, "throughput": "1e-400"},
+        "predict",
+        ("throughput", "not_above_minimum", 0),
+    ),
+    _error(
+        "dp-efficiency-above-100",
+        DP,
+        {**_DP_BASE, "efficiency": "100.0001"},
+        "predict",
+        ("efficiency", "above_maximum", 100),
+    ),
+    _error(
+        "dp-efficiency-percent-sign",
+        DP,
+        {**_DP_BASE, "efficiency": "90%"},
+        "predict",
+        ("efficiency", "not_a_number", None),
+    ),
+    _error(
+        "dp-unknown-field-after-declared-errors",
+        DP,
+        {**_DP_BASE, "devices": "x", "device": "64", "gpus": 8},
+        "predict",
+        ("devices", "not_a_number", None),
+        ("device", "unknown_field", None),
+        ("gpus", "unknown_field", None),
+    ),
+    _error(
+        "dp-measure-field-in-predict-mode",
+        DP,
+        {**_DP_BASE, "measured": "115200"},
+        "predict",
+        ("measured", "unknown_field", None),
+    ),
+    _error(
+        "dp-measure-tiniest-throughput-huge-measured",
+        DP,
+        {"mode": "measure", "devices": 64, "throughput": "5e-324", "measured": "1e19"},
+        "measure",
+        ("measured", "above_maximum", 64 * 10 * TINY),
+    ),
+    _error(
+        "dp-measure-small-throughput-huge-measured",
+        DP,
+        {"mode": "measure", "devices": 64, "throughput": "0.5", "measured": "1e19"},
+        "measure",
+        ("measured", "above_maximum", 320),
+    ),
+    _error(
+        "dp-measure-above-declared-maximum",
+        DP,
+        {"mode": "measure", "devices": 64, "throughput": 2000, "measured": "1e20"},
+        "measure",
+        ("measured", "above_maximum", 1e19),
+    ),
+    _error(
+        "eb-global-world-not-divisible",
+        EB,
+        {**_EB_GLOBAL, "world_size": 100, "tensor_parallel": 8},
+        "global-batch",
+        ("world_size", "not_divisible", 8),
+    ),
+    _error(
+        "eb-global-context-parallel-counts-in-the-split",
+        EB,
+        {**_EB_GLOBAL, "tensor_parallel": 2, "pipeline_parallel": 2, "context_parallel": 3},
+        "global-batch",
+        ("world_size", "not_divisible", 12),
+    ),
+    _error(
+        "eb-accumulation-world-not-divisible",
+        EB,
+        {**_EB_ACC, "world_size": 1000},
+        "accumulation",
+        ("world_size", "not_divisible", 128),
+    ),
+    _error(
+        "eb-accumulation-global-not-divisible",
+        EB,
+        {**_EB_ACC, "global_batch": 1000},
+        "accumulation",
+        ("global_batch", "not_divisible", 12),
+    ),
+    _error(
+        "eb-sequence-length-bad",
+        EB,
+        {**_EB_GLOBAL, "micro_batch": "0", "sequence_length": "4096.5"},
+        "global-batch",
+        ("micro_batch", "below_minimum", 1),
+        ("sequence_length", "not_an_integer", None),
+    ),
+    _error(
+        "eb-accumulation-steps-is-not-an-input-of-accumulation",
+        EB,
+        {**_EB_ACC, "accumulation_steps": 4},
+        "accumulation",
+        ("accumulation_steps", "unknown_field", None),
+    ),
+    _error(
+        "pb-interleaved-micro-batches-not-multiple-of-stages",
+        PB,
+        {"stages": 4, "micro_batches": 6, "chunks": 2},
+        "bubble",
+        ("micro_batches", "not_divisible", 4),
+    ),
+    _error(
+        "pb-out-of-bounds",
+        PB,
+        {"stages": 0, "micro_batches": "1e10", "chunks": 1001},
+        "bubble",
+        ("stages", "below_minimum", 1),
+        ("micro_batches", "above_maximum", 1_000_000_000),
+        ("chunks", "above_maximum", 1000),
+    ),
+)
+
+# What the browser boundary refuses before any field is read.
+BOUNDARY: tuple[Refused, ...] = (
+    *(
+        Refused(f"web-bad-request-{name}", DP, text, None, ((None, "bad_request", None),))
+        for name, text in (
+            ("empty-string", ""),
+            ("malformed-json", '{"devices": 64'),
+            ("json-array", "[64, 2000, 90]"),
+            ("json-null", "null"),
+            ("json-number", "42"),
+            ("json-string", '"devices=64"'),
+            ("json-nan", "NaN"),
+            ("query-string", "devices=64&throughput=2000"),
+        )
+    ),
+    Refused("web-unknown-calculator", "tensor-parallel", {}, None, ((None, "unknown_calculator", None),)),
+    Refused("web-empty-slug", "", _DP_BASE, None, ((None, "unknown_calculator", None),)),
+    Refused(
+        "web-unknown-mode",
+        DP,
+        {**_DP_BASE, "mode": "estimate"},
+        None,
+        (("mode", "unknown_mode", None),),
+    ),
+    Refused(
+        "web-mode-is-not-a-string",
+        DP,
+        {**_DP_BASE, "mode": 1},
+        "predict",
+        (("mode", "unknown_mode", None),),
+    ),
+    Refused(
+        "web-mode-is-a-list",
+        PB,
+        {"stages": 4, "mode": ["bubble"]},
+        "bubble",
+        (("mode", "unknown_mode", None),),
+    ),
+)
+
+# --------------------------------------------------------------------------- garbage
+
+GARBAGE_SEED = 20240917
+GARBAGE_COUNT = 400
+
+_SLUGS = (DP, EB, PB)
+_FIELDS = (
+    "devices",
+    "throughput",
+    "efficiency",
+    "measured",
+    "micro_batch",
+    "accumulation_steps",
+    "global_batch",
+    "world_size",
+    "tensor_parallel",
+    "pipeline_parallel",
+    "context_parallel",
+    "sequence_length",
+    "stages",
+    "micro_batches",
+    "chunks",
+)
+_MODES = ("predict", "measure", "global-batch", "accumulation", "bubble", "nope", "")
+_CHARS = "0123456789" * 4 + ".eE+-_ ,x%\t١٢６\u00a0\u2212"
+_ATOMS: tuple[object, ...] = (
+    None,
+    True,
+    False,
+    0,
+    -0.0,
+    1,
+    -1,
+    0.5,
+    TINY,
+    1e308,
+    -1e308,
+    math.nan,
+    math.inf,
+    -math.inf,
+    10**400,
+    "",
+    " ",
+    "nan",
+    "inf",
+    "1e309",
+    "1" * 4400,
+    [],
+    {},
+)
+
+
+def _value(rng: random.Random, depth: int = 0) -> object:
+    kind = rng.randrange(8 if depth < 2 else 6)
+    if kind == 0:
+        return rng.choice(_ATOMS)
+    if kind == 1:
+        return rng.randrange(-(10**12), 10**12) if rng.randrange(2) else rng.randrange(1, 200)
+    if kind == 2:
+        return rng.uniform(-1e3, 1e3) * 10.0 ** rng.randrange(-320, 300)
+    if kind in (3, 4, 5):
+        return "".join(rng.choice(_CHARS) for _ in range(rng.randrange(12)))
+    if kind == 6:
+        return [_value(rng, depth + 1) for _ in range(rng.randrange(3))]
+    return {rng.choice(_FIELDS): _value(rng, depth + 1) for _ in range(rng.randrange(3))}
+
+
+def _typed(rng: random.Random, value: Number) -> object:
+    """A plausible value as a page or a script would send it: a number or its text."""
+    return value if rng.randrange(2) else repr(value)
+
+
+def _plausible(rng: random.Random, slug: str) -> dict[str, object]:
+    """A request that mostly computes, so that both runtimes also agree on results."""
+    if slug == DP:
+        devices, throughput = rng.randrange(1, 5000), round(rng.uniform(0.1, 5000), 2)
+        if rng.randrange(2):
+            return {
+                "devices": devices,
+                "throughput": throughput,
+                "efficiency": round(rng.uniform(0.5, 100), rng.randrange(4)),
+            }
+        measured = devices * throughput * rng.uniform(0.2, 1.3)
+        return {"mode": "measure", "devices": devices, "throughput": throughput, "measured": measured}
+    if slug == EB:
+        micro, dp = rng.randrange(1, 9), rng.randrange(1, 65)
+        degrees = {
+            "tensor_parallel": rng.choice((1, 2, 4, 8)),
+            "pipeline_parallel": rng.choice((1, 2, 4, 16)),
+            "context_parallel": rng.choice((1, 1, 2)),
+        }
+        world = dp * math.prod(degrees.values()) + rng.choice((0, 0, 0, 0, 1))
+        common = {"micro_batch": micro, "world_size": world, **degrees}
+        common["sequence_length"] = rng.choice(("", None, 2048, 4096, 8192, 131072))
+        if rng.randrange(2):
+            return {**common, "accumulation_steps": rng.randrange(1, 129)}
+        batch = micro * dp * rng.randrange(1, 129) + rng.choice((0, 0, 0, 1))
+        return {"mode": "accumulation", "global_batch": batch, **common}
+    stages, chunks = rng.randrange(1, 65), rng.choice((1, 1, 2, 3, 4))
+    batches = stages * rng.randrange(1, 50) if rng.randrange(3) else rng.randrange(1, 500)
+    return {"stages": stages, "micro_batches": batches, "chunks": chunks}
+
+
+def _request(rng: random.Random, slug: str) -> str:
+    shape = rng.randrange(10)
+    if shape == 0:
+        # Not a JSON object at all.
+        return rng.choice(("", "{", "[]", "null", "3", '"x"', "{'devices': 64}", "NaN"))
+    if shape == 1:
+        return json.dumps(_value(rng))
+    if shape < 7:
+        request = {
+            name: value if name == "mode" or value is None else _typed(rng, value)
+            for name, value in _plausible(rng, slug if slug in _SLUGS else PB).items()
+        }
+        if rng.randrange(4) == 0:
+            request[rng.choice(sorted(request))] = _value(rng)
+        return json.dumps(request)
+    request = {name: _value(rng) for name in rng.sample(_FIELDS, rng.randrange(len(_FIELDS)))}
+    if rng.randrange(3) == 0:
+        request["mode"] = rng.choice((*_MODES, 0, None, ["bubble"]))
+    if rng.randrange(6) == 0:
+        request["".join(rng.choice("abc_") for _ in range(5))] = _value(rng)
+    return json.dumps(request)
+
+
+def garbage(count: int = GARBAGE_COUNT, seed: int = GARBAGE_SEED) -> tuple[Garbage, ...]:
+    """Return ``count`` random requests, the same for a seed in every runtime."""
+    rng = random.Random(seed)
+    slugs = (*_SLUGS, *_SLUGS, *_SLUGS, "", "Pipeline-Bubble", "pipeline_bubble")
+    cases = []
+    for index in range(count):
+        slug = rng.choice(slugs)
+        cases.append(Garbage(f"garbage-{index:03d}", slug, _request(rng, slug)))
+    return tuple(cases)
+
+
+def all_requests() -> tuple[Known | Refused | Garbage, ...]:
+    """Every case, known values first: what the Pyodide runner sends to ``evaluate``."""
+    return (*KNOWN, *REFUSED, *BOUNDARY, *garbage())
+
+
+# --------------------------------------------------------------------------- checking
+
+
+class CaseFailure(AssertionError):
+    """A reply does not match its case."""
+
+
+def _same(got: object, expected: Bound) -> bool:
+    """Whether a reply number matches: ints exactly, floats to 1e-12 relative."""
+    if expected is None or got is None:
+        return got is expected
+    if isinstance(got, bool) or not isinstance(got, int | float):
+        return False
+    if isinstance(expected, int):
+        return got == expected
+    return math.isclose(got, expected, rel_tol=1e-12, abs_tol=0.0)
+
+
+def _refuse_constant(name: str) -> object:
+    raise CaseFailure(f"reply contains {name}, which is not JSON")
+
+
+def parse_reply(text: object) -> dict[str, object]:
+    """Parse a reply strictly: a JSON object, without NaN or Infinity."""
+    if not isinstance(text, str):
+        raise CaseFailure(f"reply is a {type(text).__name__}, not a string")
+    reply = json.loads(text, parse_constant=_refuse_constant)
+    if not isinstance(reply, dict) or not isinstance(reply.get("ok"), bool):
+        raise CaseFailure(f"reply is not an object with a boolean ok: {text[:200]}")
+    return reply
+
+
+def _shape(reply: dict[str, object]) -> None:
+    if reply["ok"]:
+        keys = {"ok", "calculator", "mode", "outputs", "display", "warnings"}
+    else:
+        keys = {"ok", "calculator", "mode", "errors"}
+    if set(reply) != keys:
+        raise CaseFailure(f"reply keys {sorted(reply)}, expected {sorted(keys)}")
+    if reply["ok"]:
+        outputs, display = reply["outputs"], reply["display"]
+        if not isinstance(outputs, dict) or not isinstance(display, dict):
+            raise CaseFailure("outputs and display must be objects")
+        if list(outputs) != list(display):
+            raise CaseFailure("display must hold exactly the outputs, in order")
+        for name, value in outputs.items():
+            if value is None:
+                ok = display[name] is None
+            else:
+                ok = isinstance(value, int | float) and not isinstance(value, bool)
+                ok = ok and math.isfinite(value) and isinstance(display[name], str)
+            if not ok:
+                raise CaseFailure(f"{name}: output {value!r} shown as {display[name]!r}")
+        warnings = reply["warnings"]
+        if not isinstance(warnings, list) or not all(isinstance(w, str) for w in warnings):
+            raise CaseFailure(f"warnings must be a list of codes: {warnings!r}")
+        return
+    errors = reply["errors"]
+    if not isinstance(errors, list) or not errors:
+        raise CaseFailure("a refusal must carry at least one error")
+    for error in errors:
+        if not isinstance(error, dict) or set(error) != {"field", "code", "bound"}:
+            raise CaseFailure(f"error {error!r} must be exactly field, code and bound")
+        if error["code"] not in CODES:
+            raise CaseFailure(f"unknown error code {error['code']!r}")
+        bound = error["bound"]
+        if bound is not None and not (
+            isinstance(bound, int | float) and not isinstance(bound, bool) and math.isfinite(bound)
+        ):
+            raise CaseFailure(f"bound {bound!r} must be a finite number or null")
+
+
+def verify(case: Known | Refused | Garbage, text: object) -> dict[str, object]:
+    """Check one reply string against its case; raise :class:`CaseFailure` if it differs."""
+    reply = parse_reply(text)
+    _shape(reply)
+    if isinstance(case, Garbage):
+        if reply["calculator"] != case.slug:
+            raise CaseFailure(f"{case.id}: reply names calculator {reply['calculator']!r}")
+        return reply
+    where = f"{case.id}: "
+    if reply["calculator"] != case.slug or reply["mode"] != case.mode:
+        raise CaseFailure(f"{where}reply is for {reply['calculator']}/{reply['mode']}")
+    if isinstance(case, Known):
+        if not reply["ok"]:
+            raise CaseFailure(f"{where}refused: {reply['errors']}")
+        outputs, display = reply["outputs"], reply["display"]
+        assert isinstance(outputs, dict)
+        if list(outputs) != list(case.outputs):
+            raise CaseFailure(f"{where}outputs {list(outputs)}, expected {list(case.outputs)}")
+        for name, expected in case.outputs.items():
+            if not _same(outputs[name], expected):
+                raise CaseFailure(f"{where}{name} is {outputs[name]!r}, expected {expected!r}")
+        if display != case.display:
+            raise CaseFailure(f"{where}display {display}, expected {case.display}")
+        if reply["warnings"] != list(case.warnings):
+            raise CaseFailure(f"{where}warnings {reply['warnings']}, expected {case.warnings}")
+        return reply
+    if reply["ok"]:
+        raise CaseFailure(f"{where}computed {reply['outputs']} instead of refusing")
+    errors = reply["errors"]
+    assert isinstance(errors, list)
+    got = [(error["field"], error["code"], error["bound"]) for error in errors]
+    matches = len(got) == len(case.errors) and all(
+        g[:2] == e[:2] and _same(g[2], e[2]) for g, e in zip(got, case.errors, strict=False)
+    )
+    if not matches:
+        raise CaseFailure(f"{where}errors {got}, expected {list(case.errors)}")
+    return reply
+
+
+def check() -> dict[str, int]:
+    """Evaluate and verify every case in this runtime; return how many of each kind passed."""
+    from calculator.web import evaluate  # noqa: PLC0415 - after sys.path is set up in Pyodide
+
+    counts = {"known": 0, "refused": 0, "boundary": 0, "garbage": 0}
+    for kind, group in (
+        ("known", KNOWN),
+        ("refused", REFUSED),
+        ("boundary", BOUNDARY),
+        ("garbage", garbage()),
+    ):
+        for case in group:
+            verify(case, evaluate(case.slug, case.text))
+            counts[kind] += 1
+    ids = [case.id for case in all_requests()]
+    if len(set(ids)) != len(ids):
+        raise CaseFailure("case ids must be unique")
+    return counts
+
