@@ -69,8 +69,8 @@ def predict(*, devices: int, throughput: float, efficiency: float) -> Result:
     """
     ideal = devices * throughput
     # Multiplying before dividing by 100 keeps round inputs exact (115 200, not 115 200.000…01);
-    # min() stops that rounding from lifting A one ulp above I at 100 % (a negative loss).
-    actual = min(ideal, ideal * efficiency / 100)
+    # that rounding may still move A an ulp off I: A is I at 100 %, and never above it.
+    actual = ideal if efficiency == 100 else min(ideal, ideal * efficiency / 100)
     return Result(
         {
             "ideal": ideal,

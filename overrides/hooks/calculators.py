@@ -71,6 +71,10 @@ def on_page_markdown(markdown: str, page: MkDocsPage, config: MkDocsConfig, **_:
         markdown = expand(markdown, Page(language=language, env=env))
     except DirectiveError as error:
         raise PluginError(f"{page.file.src_uri}: {error}") from error
+    # Every page needs its own search-engine description; a missing one also
+    # reveals front matter that did not parse (MkDocs then shows it as text).
+    if not page.meta.get("description"):
+        log.warning(f"{page.file.src_uri}: front matter has no 'description'")
     updated = page.meta.get("updated")
     if isinstance(updated, datetime.date):
         page.meta["updated_text"] = format_day(updated, language)

@@ -23,7 +23,7 @@ UI: dict[str, str] = {
     "unknown_field": "Not an input of this calculator.",
     # Warnings of the core.
     "super_linear": (
-        "Above 100 %: super-linear scaling. Caches can cause it, "
+        "Above 100%: super-linear scaling. Caches can cause it, "
         "but check the single-device baseline first."
     ),
     # States of the widget (form[data-state]).
@@ -62,8 +62,8 @@ _FR: dict[str, str] = {
     "Must be a multiple of {bound}.": "Doit être un multiple de {bound}.",
     "Not an input of this calculator.": "Ce champ n’appartient pas à ce calculateur.",
     UI["super_linear"]: (
-        "Plus de 100 % : mise à l’échelle super-linéaire. Les caches peuvent l’expliquer, "
-        "mais vérifiez d’abord la mesure sur un seul accélérateur."
+        "Plus de 100 % : mise à l’échelle super-linéaire. Les caches peuvent l’expliquer, "
+        "mais vérifiez d’abord la mesure sur un seul appareil."
     ),
     UI["static"]: "Exemple : résultats pour les valeurs affichées.",
     UI["loading"]: "Chargement du calculateur…",
@@ -101,10 +101,10 @@ _FR: dict[str, str] = {
     "Parallelism": "Parallélisme",
     "Pipeline schedule": "Ordonnancement du pipeline",
     # Inputs and outputs.
-    "Devices": "Accélérateurs",
-    "Throughput per device": "Débit par accélérateur",
+    "Devices": "Appareils",
+    "Throughput per device": "Débit par appareil",
     "Scaling efficiency": "Efficacité de mise à l’échelle",
-    "Throughput of one device alone": "Débit d’un accélérateur seul",
+    "Throughput of one device alone": "Débit d’un appareil seul",
     "Measured cluster throughput": "Débit mesuré du cluster",
     "Ideal throughput": "Débit idéal",
     "Actual throughput": "Débit réel",
@@ -112,7 +112,7 @@ _FR: dict[str, str] = {
     "Throughput lost to synchronisation": "Débit perdu en synchronisation",
     "Micro-batch per replica": "Micro-lot par réplique",
     "Gradient-accumulation steps": "Pas d’accumulation de gradient",
-    "Devices (world size)": "Accélérateurs (taille du monde)",
+    "Devices (world size)": "Appareils (world size)",
     "Tensor-parallel degree": "Degré de parallélisme tensoriel",
     "Pipeline-parallel degree": "Degré de parallélisme en pipeline",
     "Context-parallel degree": "Degré de parallélisme de contexte",
@@ -124,12 +124,12 @@ _FR: dict[str, str] = {
     "Micro-batches per replica per step": "Micro-lots par réplique et par pas",
     "Pipeline stages": "Étages du pipeline",
     "Micro-batches per step": "Micro-lots par pas",
-    "Model chunks per device": "Segments de modèle par accélérateur",
+    "Model chunks per device": "Segments de modèle par appareil",
     "Bubble relative to ideal compute time": "Bulle rapportée au temps de calcul idéal",
     "Idle share of the step": "Part d’inactivité du pas",
     "Pipeline efficiency": "Efficacité du pipeline",
     # Units.
-    "devices": "accélérateurs",
+    "devices": "appareils",
     "samples/s": "échantillons/s",
     "sequences": "séquences",
     "tokens": "jetons",
@@ -151,8 +151,8 @@ _IT: dict[str, str] = {
     "Must be a multiple of {bound}.": "Deve essere un multiplo di {bound}.",
     "Not an input of this calculator.": "Questo campo non appartiene al calcolatore.",
     UI["super_linear"]: (
-        "Oltre il 100 %: scalatura super-lineare. Può dipendere dalle cache, "
-        "ma verifica prima la misura su un singolo acceleratore."
+        "Oltre il 100%: scalatura super-lineare. Può dipendere dalle cache, "
+        "ma verifica prima la misura su un singolo dispositivo."
     ),
     UI["static"]: "Esempio: risultati per i valori mostrati.",
     UI["loading"]: "Caricamento del calcolatore…",
@@ -188,10 +188,10 @@ _IT: dict[str, str] = {
     "Batch": "Batch",
     "Parallelism": "Parallelismo",
     "Pipeline schedule": "Schedule della pipeline",
-    "Devices": "Acceleratori",
-    "Throughput per device": "Throughput per acceleratore",
+    "Devices": "Dispositivi",
+    "Throughput per device": "Throughput per dispositivo",
     "Scaling efficiency": "Efficienza di scalatura",
-    "Throughput of one device alone": "Throughput di un acceleratore da solo",
+    "Throughput of one device alone": "Throughput di un dispositivo da solo",
     "Measured cluster throughput": "Throughput misurato del cluster",
     "Ideal throughput": "Throughput ideale",
     "Actual throughput": "Throughput effettivo",
@@ -199,7 +199,7 @@ _IT: dict[str, str] = {
     "Throughput lost to synchronisation": "Throughput perso nella sincronizzazione",
     "Micro-batch per replica": "Micro-batch per replica",
     "Gradient-accumulation steps": "Passi di accumulo del gradiente",
-    "Devices (world size)": "Acceleratori (world size)",
+    "Devices (world size)": "Dispositivi (world size)",
     "Tensor-parallel degree": "Grado di parallelismo tensoriale",
     "Pipeline-parallel degree": "Grado di parallelismo a pipeline",
     "Context-parallel degree": "Grado di parallelismo di contesto",
@@ -211,18 +211,18 @@ _IT: dict[str, str] = {
     "Micro-batches per replica per step": "Micro-batch per replica per passo",
     "Pipeline stages": "Stadi della pipeline",
     "Micro-batches per step": "Micro-batch per passo",
-    "Model chunks per device": "Blocchi del modello per acceleratore",
+    "Model chunks per device": "Chunk del modello per dispositivo",
     "Bubble relative to ideal compute time": "Bolla rispetto al tempo di calcolo ideale",
     "Idle share of the step": "Quota inattiva del passo",
     "Pipeline efficiency": "Efficienza della pipeline",
-    "devices": "acceleratori",
+    "devices": "dispositivi",
     "samples/s": "campioni/s",
     "sequences": "sequenze",
     "tokens": "token",
     "replicas": "repliche",
     "stages": "stadi",
     "micro-batches": "micro-batch",
-    "chunks": "blocchi",
+    "chunks": "chunk",
     "%": "%",
     "—": "—",
 }
