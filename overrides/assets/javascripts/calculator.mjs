@@ -1,1 +1,462 @@
+// Live calculators: the page side.
+//
+// Knows nothing about any calculator. It reads the DOM contract that the
+// build renders (form.calc[data-calc][data-mode][data-default-mode]
+// [data-state][data-locale][data-messages], input[name], output[data-output]
+// [data-style], [data-error-for], [data-status], ul[data-warnings],
+// button[data-action=copy-link]) and the JSON replies of the core, which runs
+// in one module worker per page (calculator-worker.mjs). Until the engine is
+// ready the pre-rendered example stays; if it cannot start, the example is
+// restored and labelled as such.
 
+const BOOT_TIMEOUT_MS = 30000; // engine not ready by then: failed
+const REPLY_TIMEOUT_MS = 20000; // a request left unanswered that long: failed
+const SLOW_REPLY_MS = 150; // results marked stale if a reply takes longer
+const QUIET_MS = 500; // results announced once typing pauses
+const BAD_INPUT = "?"; // what the core gets for text a number input rejected
+const DASH = "—";
+const TIMES = "×";
+
+// ---------------------------------------------------------------- formatting
+
+const formatters = new Map();
+
+function formatter(locale, percent) {
+  const key = `${locale}\u0000${percent}`;
+  let format = formatters.get(key);
+  if (!format) {
+    const options = { maximumFractionDigits: 20 };
+    if (percent) options.style = "percent";
+    format = new Intl.NumberFormat(locale, options);
+    formatters.set(key, format);
+  }
+  return format;
+}
+
+// The core has already rounded: `display` is a decimal string, which
+// Intl.NumberFormat reads exactly. Percent values are fractions.
+function formatDisplay(text, style, locale) {
+  if (text === null || text === undefined) return DASH;
+  const shown = formatter(locale, style === "percent").format(String(text));
+  return style === "multiplier" ? shown + TIMES : shown;
+}
+
+function formatBound(bound, locale) {
+  return formatter(locale, false).format(String(bound));
+}
+
+// ---------------------------------------------------------------- one form
+
+function parseMessages(text) {
+  try {
+    const messages = JSON.parse(text || "{}");
+    return messages && typeof messages === "object" ? messages : {};
+  } catch {
+    return {};
+  }
+}
+
+function setText(element, text) {
+  if (element && element.textContent !== text) element.textContent = text;
+}
+
+class Calc {
+  constructor(form) {
+    this.form = form;
+    this.slug = form.dataset.calc;
+    this.mode = form.dataset.mode || "";
+    this.defaultMode = form.dataset.defaultMode || this.mode;
+    this.locale = form.dataset.locale || document.documentElement.lang || "en";
+    this.messages = parseMessages(form.dataset.messages);
+    this.inputs = [...form.querySelectorAll("input[name]")];
+    this.byName = new Map(this.inputs.map((input) => [input.name, input]));
+    this.outputs = [...form.querySelectorAll("output[data-output]")];
+    this.errors = new Map(
+      [...form.querySelectorAll("[data-error-for]")].map((el) => [el.dataset.errorFor, el]),
+    );
+    this.status = form.querySelector("[data-status]");
+    this.warnings = form.querySelector("ul[data-warnings]");
+    this.copy = form.querySelector('button[data-action="copy-link"]');
+    this.live = this.outputs.length ? this.outputs[0].closest("[aria-live]") : null;
+    // The pre-rendered example, to restore if the engine fails.
+    this.example = {
+      outputs: this.outputs.map((output) => output.textContent),
+      warnings: this.warnings ? [...this.warnings.children].map((li) => li.cloneNode(true)) : [],
+    };
+    this.raw = new Map(); // values from the URL that a number input cannot hold
+    this.extra = new Map(); // keys of the URL that are no input of this form
+    this.latest = 0; // id of the request whose reply may be shown; 0: none
+    this.frame = 0;
+    this.slowTimer = 0;
+    this.quietTimer = 0;
+    form.addEventListener("submit", (event) => event.preventDefault());
+    form.addEventListener("input", (event) => this.onInput(event));
+    form.addEventListener("focusin", () => engine.start());
+    if (this.copy) this.copy.addEventListener("click", () => this.copyLink());
+  }
+
+  message(code, bound) {
+    const text = this.messages[code] ?? this.messages.invalid ?? code;
+    return bound === null || bound === undefined
+      ? text
+      : text.replaceAll("{bound}", formatBound(bound, this.locale));
+  }
+
+  setState(state, statusText) {
+    if (this.form.dataset.state !== state) this.form.dataset.state = state;
+    setText(this.status, statusText ?? this.messages[state] ?? "");
+  }
+
+  setBusy(busy) {
+    if (busy) this.form.setAttribute("aria-busy", "true");
+    else this.form.removeAttribute("aria-busy");
+  }
+
+  // ------------------------------------------------------------ the inputs
+
+  fill(params) {
+    for (const [key, value] of params) {
+      if (key === "mode") continue;
+      const input = this.byName.get(key);
+      if (!input) {
+        this.extra.set(key, value);
+        continue;
+      }
+      input.value = value;
+      if (input.value !== value) input.value = value.trim();
+      // Text a number input cannot hold still goes to the core, which words it.
+      if (input.value !== value.trim()) this.raw.set(key, value);
+    }
+  }
+
+  rawValue(input) {
+    if (this.raw.has(input.name)) return this.raw.get(input.name);
+    return input.validity && input.validity.badInput ? BAD_INPUT : input.value;
+  }
+
+  request() {
+    const entries = [...this.extra];
+    for (const input of this.inputs) entries.push([input.name, this.rawValue(input)]);
+    entries.push(["mode", this.mode]);
+    return Object.fromEntries(entries);
+  }
+
+  link() {
+    const params = new URLSearchParams();
+    if (this.mode !== this.defaultMode) params.set("mode", this.mode);
+    for (const input of this.inputs) params.set(input.name, this.rawValue(input));
+    const url = new URL(location.href);
+    url.search = params.toString();
+    return url.href;
+  }
+
+  isExample() {
+    return (
+      this.raw.size === 0 &&
+      this.extra.size === 0 &&
+      this.inputs.every((input) => input.value === input.defaultValue && !input.validity.badInput)
+    );
+  }
+
+  onInput(event) {
+    const input = event.target;
+    if (!input || !input.name || !this.byName.has(input.name)) return;
+    if (engine.state === "failed") return;
+    this.raw.delete(input.name);
+    this.extra.clear(); // the URL they came from is about to be rewritten
+    history.replaceState(history.state, "", this.link());
+    if (engine.state === "ready") {
+      this.latest = 0; // a reply to an older request is now out of date
+      this.setBusy(true);
+      this.schedule();
+    } else {
+      this.showExampleOrStale();
+      engine.start();
+    }
+  }
+
+  // ------------------------------------------------------------ requests
+
+  schedule() {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.send();
+    });
+  }
+
+  send() {
+    if (engine.state !== "ready") return;
+    this.latest = engine.send(this, this.request());
+    this.setBusy(true);
+    clearTimeout(this.slowTimer);
+    this.slowTimer = setTimeout(() => this.form.classList.add("calc--stale"), SLOW_REPLY_MS);
+  }
+
+  receive(id, reply) {
+    if (id !== this.latest) return; // a newer input is on screen
+    this.latest = 0;
+    clearTimeout(this.slowTimer);
+    this.setBusy(false);
+    if (reply && reply.ok) this.showResults(reply);
+    else this.showErrors(reply && Array.isArray(reply.errors) ? reply.errors : []);
+    if (this.copy) this.copy.hidden = false;
+    this.quiet();
+  }
+
+  // ------------------------------------------------------------ display
+
+  // Announce results once typing pauses, not at every keystroke.
+  quiet() {
+    if (!this.live) return;
+    this.live.setAttribute("aria-busy", "true");
+    clearTimeout(this.quietTimer);
+    this.quietTimer = setTimeout(() => this.live.removeAttribute("aria-busy"), QUIET_MS);
+  }
+
+  clearErrors() {
+    for (const element of this.errors.values()) setText(element, "");
+    for (const input of this.inputs) input.removeAttribute("aria-invalid");
+  }
+
+  setOutputs(texts) {
+    this.outputs.forEach((output, index) => setText(output, texts[index]));
+  }
+
+  showResults(reply) {
+    const display = reply.display && typeof reply.display === "object" ? reply.display : {};
+    this.clearErrors();
+    this.setOutputs(
+      this.outputs.map((output) =>
+        formatDisplay(display[output.dataset.output], output.dataset.style, this.locale),
+      ),
+    );
+    if (this.warnings) {
+      const codes = Array.isArray(reply.warnings) ? reply.warnings : [];
+      const current = [...this.warnings.children].map((li) => li.textContent);
+      const wanted = codes.map((code) => this.messages[code] ?? String(code));
+      if (current.join("\n") !== wanted.join("\n")) {
+        this.warnings.replaceChildren(
+          ...wanted.map((text) => {
+            const li = document.createElement("li");
+            li.className = "calc__warning";
+            li.textContent = text;
+            return li;
+          }),
+        );
+      }
+    }
+    this.form.classList.remove("calc--stale");
+    this.setState("ready");
+  }
+
+  showErrors(errors) {
+    const byField = new Map();
+    const general = [];
+    for (const error of errors) {
+      const text = this.message(error.code, error.bound);
+      if (typeof error.field === "string" && this.byName.has(error.field)) {
+        if (!byField.has(error.field)) byField.set(error.field, text);
+      } else {
+        general.push(text);
+      }
+    }
+    for (const input of this.inputs) {
+      const text = byField.get(input.name);
+      setText(this.errors.get(input.name), text ?? "");
+      if (text === undefined) input.removeAttribute("aria-invalid");
+      else input.setAttribute("aria-invalid", "true");
+    }
+    // No stale numbers: the results say nothing until the inputs are fixed.
+    this.setOutputs(this.outputs.map(() => DASH));
+    if (this.warnings) this.warnings.replaceChildren();
+    this.form.classList.add("calc--stale");
+    this.setState("invalid", general.length ? general.join(" ") : this.messages.invalid);
+  }
+
+  // Before the engine answers: the example while the inputs are the example's,
+  // otherwise no results rather than results for other inputs.
+  showExampleOrStale() {
+    if (this.isExample()) {
+      this.setOutputs(this.example.outputs);
+      this.form.classList.remove("calc--stale");
+    } else {
+      this.setOutputs(this.outputs.map(() => DASH));
+      this.form.classList.add("calc--stale");
+    }
+  }
+
+  showLoading(step, steps) {
+    this.setBusy(true);
+    let text = this.messages.loading ?? "";
+    if (steps) text += ` ${formatter(this.locale, true).format(step / (steps + 1))}`;
+    this.setState("loading", text);
+    if (this.copy) this.copy.hidden = true;
+  }
+
+  showFailed() {
+    cancelAnimationFrame(this.frame);
+    this.frame = 0;
+    this.latest = 0;
+    clearTimeout(this.slowTimer);
+    this.raw.clear();
+    this.extra.clear();
+    for (const input of this.inputs) {
+      input.value = input.defaultValue;
+      input.readOnly = true; // the example stays true to what is shown
+    }
+    this.clearErrors();
+    this.setOutputs(this.example.outputs);
+    if (this.warnings) {
+      this.warnings.replaceChildren(...this.example.warnings.map((li) => li.cloneNode(true)));
+    }
+    this.form.classList.remove("calc--stale");
+    this.setBusy(false);
+    if (this.copy) this.copy.hidden = true;
+    this.setState("failed");
+  }
+
+  async copyLink() {
+    const url = this.link();
+    history.replaceState(history.state, "", url);
+    try {
+      await navigator.clipboard.writeText(url);
+      setText(this.status, this.messages.copied ?? "");
+    } catch {
+      setText(this.status, this.messages.copy_failed ?? "");
+    }
+  }
+}
+
+// ---------------------------------------------------------------- the engine
+
+function metaURL(name) {
+  const element = document.querySelector(`meta[name="${name}"]`);
+  const content = element && element.getAttribute("content");
+  return content ? new URL(content, document.baseURI).href : null;
+}
+
+const calcs = [];
+
+const engine = {
+  state: "idle", // idle, loading, ready, failed
+  worker: null,
+  nextId: 1,
+  pending: new Map(), // request id: Calc
+  bootTimer: 0,
+  replyTimer: 0,
+
+  start() {
+    if (this.state !== "idle" || !calcs.length) return;
+    this.state = "loading";
+    const worker = metaURL("calc:worker");
+    const pyodide = metaURL("calc:pyodide");
+    const wheel = metaURL("calc:wheel");
+    if (!worker || !pyodide || !wheel || typeof Worker !== "function" || typeof WebAssembly !== "object") {
+      this.fail();
+      return;
+    }
+    for (const calc of calcs) calc.showLoading();
+    performance.mark("calc:start");
+    this.bootTimer = setTimeout(() => this.fail(), BOOT_TIMEOUT_MS);
+    try {
+      this.worker = new Worker(worker, { type: "module" });
+    } catch {
+      this.fail();
+      return;
+    }
+    this.worker.addEventListener("message", (event) => this.onMessage(event.data));
+    this.worker.addEventListener("error", (event) => {
+      event.preventDefault();
+      this.fail();
+    });
+    this.worker.addEventListener("messageerror", () => this.fail());
+    this.worker.postMessage({ type: "boot", pyodide, wheel });
+  },
+
+  onMessage(message) {
+    if (!message || this.state === "failed") return;
+    if (message.type === "progress" && this.state === "loading") {
+      for (const calc of calcs) calc.showLoading(message.step, message.steps);
+    } else if (message.type === "ready") {
+      clearTimeout(this.bootTimer);
+      this.state = "ready";
+      performance.mark("calc:ready");
+      for (const calc of calcs) calc.send();
+    } else if (message.type === "failed") {
+      this.fail();
+    } else if (message.id !== undefined) {
+      const calc = this.pending.get(message.id);
+      this.pending.delete(message.id);
+      clearTimeout(this.replyTimer);
+      if (this.pending.size) this.armReplyTimer();
+      if (message.error !== undefined) this.fail();
+      else if (calc) {
+        calc.receive(message.id, message.reply);
+        if (!performance.getEntriesByName("calc:live").length) performance.mark("calc:live");
+      }
+    }
+  },
+
+  send(calc, request) {
+    const id = this.nextId++;
+    this.pending.set(id, calc);
+    if (this.pending.size === 1) this.armReplyTimer();
+    this.worker.postMessage({ id, slug: calc.slug, request });
+    return id;
+  },
+
+  armReplyTimer() {
+    clearTimeout(this.replyTimer);
+    this.replyTimer = setTimeout(() => this.fail(), REPLY_TIMEOUT_MS);
+  },
+
+  fail() {
+    if (this.state === "failed") return;
+    this.state = "failed";
+    clearTimeout(this.bootTimer);
+    clearTimeout(this.replyTimer);
+    this.pending.clear();
+    if (this.worker) this.worker.terminate();
+    this.worker = null;
+    for (const calc of calcs) calc.showFailed();
+  },
+};
+
+// ---------------------------------------------------------------- start
+
+function whenIdle(callback) {
+  const later = () =>
+    typeof requestIdleCallback === "function"
+      ? requestIdleCallback(callback, { timeout: 2000 })
+      : setTimeout(callback, 200);
+  if (document.readyState === "complete") later();
+  else addEventListener("load", later, { once: true });
+}
+
+function main() {
+  for (const form of document.querySelectorAll("form.calc[data-calc]")) calcs.push(new Calc(form));
+  if (!calcs.length) return;
+
+  // A link carrying a case fills the form of its mode (else the default mode's).
+  const params = new URLSearchParams(location.search);
+  const carriesInputs = [...params.keys()].some((key) => key !== "mode");
+  if (carriesInputs) {
+    const wanted = params.get("mode");
+    for (const slug of new Set(calcs.map((calc) => calc.slug))) {
+      const mine = calcs.filter((calc) => calc.slug === slug);
+      const target =
+        mine.find((calc) => calc.mode === wanted) ??
+        mine.find((calc) => calc.mode === calc.defaultMode) ??
+        mine[0];
+      target.fill(params);
+    }
+  }
+  // Values filled from the URL (or restored by the browser) are not the example's.
+  for (const calc of calcs) calc.showExampleOrStale();
+
+  if (carriesInputs) engine.start();
+  else whenIdle(() => engine.start());
+}
+
+main();

@@ -9,7 +9,7 @@ Directives are HTML comments, so an unrendered one stays invisible:
 - ``<!-- md:reference SLUG -->`` on its own line: the table of a calculator's
   inputs and outputs.
 
-Fenced code blocks are left alone, so the directives can be documented.
+Code (fenced blocks and inline spans) is left alone, so the directives can be documented.
 """
 
 from __future__ import annotations
@@ -34,7 +34,11 @@ FORM_TEMPLATE = "fragments/calculator/form.html"
 REFERENCE_TEMPLATE = "fragments/calculator/reference.html"
 
 _DIRECTIVE = re.compile(r"<!--\s*md:(?P<kind>calculator|value|reference)\s+(?P<args>.*?)\s*-->")
-_FENCE = re.compile(r"^(?P<fence>`{3,}|~{3,}).*?^(?P=fence)[ \t]*$", re.MULTILINE | re.DOTALL)
+# Fenced blocks and inline code spans are shown verbatim.
+_CODE = re.compile(
+    r"^(?P<fence>`{3,}|~{3,}).*?^(?P=fence)[ \t]*$|(?P<ticks>`+)[^`\n].*?(?P=ticks)",
+    re.MULTILINE | re.DOTALL,
+)
 
 
 class DirectiveError(ValueError):
@@ -52,10 +56,10 @@ class Page:
 
 
 def expand(markdown: str, page: Page) -> str:
-    """Expand every directive and formula of ``markdown`` outside fenced code."""
+    """Expand every directive and formula of ``markdown`` outside code."""
     pieces: list[str] = []
     position = 0
-    for fence in _FENCE.finditer(markdown):
+    for fence in _CODE.finditer(markdown):
         pieces.append(_expand_prose(markdown[position : fence.start()], page))
         pieces.append(fence.group(0))
         position = fence.end()

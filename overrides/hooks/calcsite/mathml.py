@@ -22,4 +22,8 @@ def render_math(markdown: str) -> str:
         + "</div>\n",
         markdown,
     )
-    return _INLINE.sub(lambda match: convert(match["tex"].strip()), markdown)
+    # The span keeps Markdown from taking a <math> that opens a line for a block.
+    return _INLINE.sub(
+        lambda match: '<span class="calc-math-inline">' + convert(match["tex"].strip()) + "</span>",
+        markdown,
+    )

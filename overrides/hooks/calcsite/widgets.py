@@ -187,6 +187,7 @@ def reference_context(calculator: Calculator, language: str) -> dict[str, Any]:
             {
                 "mode": mode,
                 "label": translate(language, mode.label),
+                "heading": t("reference.default_mode" if mode is calculator.default_mode else "reference.other_mode"),
                 "inputs": [
                     {
                         "spec": spec,

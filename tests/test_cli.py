@@ -1,0 +1,221 @@
+"""The command line, generated from the declarations, run in-process and once as a process."""
+
+from __future__ import annotations
+
+import json
+import runpy
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from calculator import CALCULATORS, Input, Mode, __version__, evaluate
+from calculator.cli import EXIT_BAD_INPUT, main
+from calculator.errors import english
+
+REPO = Path(__file__).resolve().parents[1]
+MODES = [(calc, mode) for calc in CALCULATORS.values() for mode in calc.modes]
+
+
+def _flag(spec: Input) -> str:
+    return "--" + spec.name.replace("_", "-")
+
+
+def _number(value: float) -> str:
+    """A bound or default as a reader writes it: no exponent, no needless ``.0``."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+@pytest.fixture(autouse=True)
+def _wide_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    # argparse wraps help at the terminal width: keep every entry on one line.
+    monkeypatch.setenv("COLUMNS", "500")
+
+
+def test_defaults_compute_without_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["data-parallel-scaling"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines() == [
+        "Data-parallel scaling: from a scaling efficiency",
+        "  Ideal throughput                    128,000 samples/s",
+        "  Actual throughput                   115,200 samples/s",
+        "  Speedup                             57.6×",
+        "  Throughput lost to synchronisation  12,800 samples/s",
+    ]
+
+
+def test_percent_outputs_print_as_percent_points(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["pipeline-bubble", "--stages", "16", "--micro-batches", "128"]) == 0
+    out = capsys.readouterr().out
+    assert "11.72%" in out
+    assert "10.49%" in out
+    assert "89.51%" in out
+
+
+def test_measure_mode_prints_the_super_linear_warning(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["data-parallel-scaling", "measure", "--measured", "130000"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "101.56%" in out
+    assert "warning: efficiency above 100 % (super-linear scaling)" in out
+
+
+def test_an_empty_optional_input_prints_a_dash(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["effective-batch-size", "accumulation", "--sequence-length", ""]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "Effective batch size: accumulation steps for a target batch"
+    assert lines[2].split() == ["Micro-batches", "per", "replica", "per", "step", "128"]
+    assert lines[3].endswith("  —")
+
+
+@pytest.mark.parametrize(("calculator", "mode"), MODES, ids=lambda x: x.name if isinstance(x, Mode) else x.slug)
+def test_json_prints_exactly_the_browser_boundary_reply(
+    calculator: object, mode: Mode, capsys: pytest.CaptureFixture[str]
+) -> None:
+    slug = calculator.slug  # type: ignore[attr-defined]
+    assert main([slug, mode.name, "--json"]) == 0
+    expected = evaluate(slug, json.dumps({"mode": mode.name, **mode.defaults()}))
+    assert capsys.readouterr().out == expected + "\n"
+
+
+def test_the_mode_word_may_be_left_out_for_the_default_mode(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["effective-batch-size", "--world-size", "64", "--json"]) == 0
+    without = capsys.readouterr().out
+    assert main(["effective-batch-size", "global-batch", "--world-size", "64", "--json"]) == 0
+    assert capsys.readouterr().out == without
+    assert json.loads(without)["outputs"]["global_batch"] == 2 * 4 * 64
+
+
+def test_bad_input_exits_2_with_every_error_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["data-parallel-scaling", "--devices", "0", "--throughput", "fast", "--efficiency", "101"]
+    assert main(argv) == EXIT_BAD_INPUT == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.splitlines() == [
+        "parallelism-calc data-parallel-scaling: error: --devices: must be at least 1",
+        "parallelism-calc data-parallel-scaling: error: --throughput: not a number",
+        "parallelism-calc data-parallel-scaling: error: --efficiency: must be at most 100",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("argv", "flag", "code", "bound"),
+    [
+        (["effective-batch-size", "--world-size", "100", "--tensor-parallel", "8"], "--world-size", "not_divisible", 8),
+        (["effective-batch-size", "accumulation", "--global-batch", "1000"], "--global-batch", "not_divisible", 12),
+        (["pipeline-bubble", "--chunks", "2", "--micro-batches", "6"], "--micro-batches", "not_divisible", 4),
+        (["pipeline-bubble", "--stages", "4.5"], "--stages", "not_an_integer", None),
+        (["data-parallel-scaling", "--devices", "1e309"], "--devices", "above_maximum", 10_000_000),
+        (["data-parallel-scaling", "--devices", "nan"], "--devices", "not_a_number", None),
+        (["data-parallel-scaling", "--devices", ""], "--devices", "required", None),
+    ],
+)
+def test_bad_input_message_names_the_flag_and_words_the_code(
+    argv: list[str], flag: str, code: str, bound: int | None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    assert capsys.readouterr().err == f"parallelism-calc {argv[0]}: error: {flag}: {english(code, bound)}\n"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["no-such-calculator"],
+        ["data-parallel-scaling", "--no-such-input", "1"],
+        ["data-parallel-scaling", "--devices"],
+        ["data-parallel-scaling", "estimate"],
+    ],
+    ids=repr,
+)
+def test_usage_errors_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as raised:
+        main(argv)
+    assert raised.value.code == 2
+    assert "usage: parallelism-calc" in capsys.readouterr().err
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as raised:
+        main(["--version"])
+    assert raised.value.code == 0
+    assert capsys.readouterr().out.strip() == __version__
+
+
+def test_top_level_help_lists_every_calculator(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    for calculator in CALCULATORS.values():
+        assert calculator.slug in out
+        assert calculator.summary in out
+
+
+@pytest.mark.parametrize("slug", list(CALCULATORS))
+def test_calculator_help_lists_every_mode(slug: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as raised:
+        main([slug, "--help"])
+    assert raised.value.code == 0
+    out = capsys.readouterr().out
+    for mode in CALCULATORS[slug].modes:
+        assert mode.label in out
+    assert f"{CALCULATORS[slug].default_mode.label} (default)" in out
+
+
+@pytest.mark.parametrize(("calculator", "mode"), MODES, ids=lambda x: x.name if isinstance(x, Mode) else x.slug)
+def test_mode_help_lists_every_input_with_unit_bounds_and_default(
+    calculator: object, mode: Mode, capsys: pytest.CaptureFixture[str]
+) -> None:
+    slug = calculator.slug  # type: ignore[attr-defined]
+    with pytest.raises(SystemExit) as raised:
+        main([slug, mode.name, "--help"])
+    assert raised.value.code == 0
+    lines = capsys.readouterr().out.splitlines()
+    for spec in mode.inputs:
+        (line,) = [line for line in lines if line.strip().startswith(_flag(spec) + " ")]
+        assert spec.label in line
+        assert spec.help in line
+        if spec.unit:
+            assert f"[{spec.unit}]" in line
+        assert ("whole number" if spec.integer else "number") in line
+        if spec.minimum is not None:
+            assert f"{'>' if spec.exclusive_minimum else '>='} {_number(spec.minimum)}" in line
+        assert spec.maximum is not None
+        assert f"<= {_number(spec.maximum)}" in line
+        default = "empty" if spec.default is None else _number(spec.default)
+        assert f"default {default})" in line
+        assert ("optional" in line) == spec.optional
+    epilog = " ".join(lines)
+    for output in mode.outputs:
+        assert output.name in epilog
+
+
+def test_python_dash_m_calculator_runs_the_command_line() -> None:
+    completed = subprocess.run(
+        [sys.executable, "-m", "calculator", "pipeline-bubble", "--stages", "4", "--json"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    expected = evaluate("pipeline-bubble", '{"stages": 4, "micro_batches": 8, "chunks": 1}')
+    assert completed.stdout == expected + "\n"
+    assert json.loads(completed.stdout)["display"]["bubble_overhead"] == "0.375"
+
+
+@pytest.mark.parametrize(("argv", "status"), [(["pipeline-bubble"], 0), (["pipeline-bubble", "--stages", "0"], 2)])
+def test_the_main_module_exits_with_mains_status(
+    argv: list[str], status: int, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "argv", ["python -m calculator", *argv])
+    with pytest.raises(SystemExit) as raised:
+        runpy.run_module("calculator", run_name="__main__", alter_sys=True)
+    assert raised.value.code == status
+    capsys.readouterr()

@@ -1,0 +1,150 @@
+"""The browser boundary: a JSON string in, a JSON string out, and never an exception."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from calculator import CALCULATORS, display_decimal, evaluate, run
+from tests import cases, strategies
+
+SLUGS = list(CALCULATORS)
+
+
+def _reply(slug: str, request: object) -> dict[str, object]:
+    return cases.parse_reply(evaluate(slug, request))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("case", cases.BOUNDARY, ids=lambda c: c.id)
+def test_boundary_refusals(case: cases.Refused) -> None:
+    cases.verify(case, evaluate(case.slug, case.text))
+
+
+@pytest.mark.parametrize("case", cases.KNOWN + cases.REFUSED, ids=lambda c: c.id)
+def test_every_known_case_through_evaluate(case: cases.Known | cases.Refused) -> None:
+    cases.verify(case, evaluate(case.slug, case.text))
+
+
+def test_every_case_holds_when_checked_as_pyodide_checks_them() -> None:
+    assert cases.check() == {
+        "known": len(cases.KNOWN),
+        "refused": len(cases.REFUSED),
+        "boundary": len(cases.BOUNDARY),
+        "garbage": cases.GARBAGE_COUNT,
+    }
+
+
+def test_garbage_requests_are_the_same_for_the_same_seed() -> None:
+    assert cases.garbage() == cases.garbage()
+    assert cases.garbage(seed=1) != cases.garbage(seed=2)
+
+
+def test_case_ids_are_unique() -> None:
+    ids = [case.id for case in cases.all_requests()]
+    assert len(ids) == len(set(ids))
+
+
+def test_success_reply_holds_outputs_display_and_warnings() -> None:
+    reply = _reply(
+        "data-parallel-scaling",
+        '{"mode": "measure", "devices": "64", "throughput": 2000, "measured": "130000"}',
+    )
+    assert reply == {
+        "ok": True,
+        "calculator": "data-parallel-scaling",
+        "mode": "measure",
+        "outputs": {"efficiency": 101.5625, "speedup": 65.0, "ideal": 128000.0},
+        "display": {"efficiency": "1.0156", "speedup": "65", "ideal": "128000"},
+        "warnings": ["super_linear"],
+    }
+
+
+def test_failure_reply_lists_every_bad_field_with_code_and_bound() -> None:
+    reply = _reply("pipeline-bubble", '{"stages": "", "micro_batches": "0", "chunks": "x"}')
+    assert reply == {
+        "ok": False,
+        "calculator": "pipeline-bubble",
+        "mode": "bubble",
+        "errors": [
+            {"field": "stages", "code": "required", "bound": None},
+            {"field": "micro_batches", "code": "below_minimum", "bound": 1},
+            {"field": "chunks", "code": "not_a_number", "bound": None},
+        ],
+    }
+
+
+@pytest.mark.parametrize("request_", [None, 42, 4.2, ["{}"], {"devices": 64}, object()], ids=repr)
+def test_a_request_that_is_not_a_string_is_a_bad_request(request_: object) -> None:
+    reply = _reply("data-parallel-scaling", request_)
+    assert reply["errors"] == [{"field": None, "code": "bad_request", "bound": None}]
+
+
+def test_a_bad_request_is_reported_before_an_unknown_calculator() -> None:
+    reply = _reply("no-such-calculator", "[]")
+    assert reply["errors"] == [{"field": None, "code": "bad_request", "bound": None}]
+
+
+def test_null_mode_means_the_default_mode() -> None:
+    reply = _reply("data-parallel-scaling", '{"mode": null, "devices": 1, "throughput": 1, "efficiency": 50}')
+    assert reply["ok"] is True
+    assert reply["mode"] == "predict"
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_mode_is_reachable_by_name(slug: str) -> None:
+    for mode in CALCULATORS[slug].modes:
+        reply = _reply(slug, json.dumps({"mode": mode.name, **mode.defaults()}))
+        assert reply["ok"] is True
+        assert reply["mode"] == mode.name
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_display_is_display_decimal_of_each_output(slug: str) -> None:
+    for mode in CALCULATORS[slug].modes:
+        result = run(mode, mode.defaults())
+        reply = _reply(slug, json.dumps({"mode": mode.name, **mode.defaults()}))
+        assert reply["display"] == {
+            output.name: display_decimal(output, value)
+            if (value := result.values[output.name]) is not None
+            else None
+            for output in mode.outputs
+        }
+
+
+def test_the_reply_is_ascii_json_whatever_the_request_holds() -> None:
+    text = evaluate("data-parallel-scaling", '{"devices": "١٢", "😀": "\\ud800"}')
+    assert text.isascii()
+    reply = cases.parse_reply(text)
+    assert reply["errors"] == [
+        {"field": "devices", "code": "not_a_number", "bound": None},
+        {"field": "throughput", "code": "required", "bound": None},
+        {"field": "efficiency", "code": "required", "bound": None},
+        {"field": "😀", "code": "unknown_field", "bound": None},
+    ]
+
+
+@given(st.sampled_from([*SLUGS, "", "nope"]) | st.text(max_size=20), strategies.requests)
+def test_evaluate_never_raises_and_always_replies_valid_json(slug: str, request: str) -> None:
+    text = evaluate(slug, request)
+    reply = cases.parse_reply(text)  # refuses NaN and Infinity: allow_nan is never needed
+    cases.verify(cases.Garbage("hypothesis", slug, request), text)
+    assert reply["calculator"] == slug
+    if reply["ok"]:
+        outputs = reply["outputs"]
+        assert isinstance(outputs, dict)
+        assert all(value is None or math.isfinite(value) for value in outputs.values())
+
+
+@given(st.sampled_from(SLUGS), strategies.fields)
+def test_evaluate_on_field_garbage_refuses_with_known_codes_or_computes(
+    slug: str, raw: dict[str, object]
+) -> None:
+    reply = cases.parse_reply(evaluate(slug, json.dumps(raw)))
+    if not reply["ok"]:
+        errors = reply["errors"]
+        assert isinstance(errors, list)
+        assert {error["code"] for error in errors} <= cases.CODES
