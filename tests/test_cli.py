@@ -157,14 +157,35 @@ def test_top_level_help_lists_every_calculator(capsys: pytest.CaptureFixture[str
 
 
 @pytest.mark.parametrize("slug", list(CALCULATORS))
-def test_calculator_help_lists_every_mode(slug: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_help_after_the_slug_is_the_default_modes_and_names_the_others(
+    slug: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    calculator = CALCULATORS[slug]
     with pytest.raises(SystemExit) as raised:
         main([slug, "--help"])
     assert raised.value.code == 0
     out = capsys.readouterr().out
-    for mode in CALCULATORS[slug].modes:
-        assert mode.label in out
-    assert f"{CALCULATORS[slug].default_mode.label} (default)" in out
+    assert f"usage: parallelism-calc {slug} {calculator.default_mode.name} " in out
+    assert f"{calculator.title}: {calculator.default_mode.label.lower()}." in out
+    for mode in calculator.modes[1:]:
+        assert mode.name in out.split("Other modes: ")[1].split(".")[0]
+    if len(calculator.modes) == 1:
+        assert "Other modes" not in out
+
+
+def _help_entries(text: str) -> dict[str, str]:
+    """Each option's help entry, by flag, with argparse's continuation lines joined."""
+    entries: dict[str, str] = {}
+    flag = ""
+    for line in text.splitlines():
+        if line.startswith("  -"):
+            flag = line.split()[0]
+            entries[flag] = line
+        elif line.startswith("    ") and flag:
+            entries[flag] += " " + line.strip()
+        else:
+            flag = ""
+    return entries
 
 
 @pytest.mark.parametrize(("calculator", "mode"), MODES, ids=lambda x: x.name if isinstance(x, Mode) else x.slug)
@@ -175,9 +196,13 @@ def test_mode_help_lists_every_input_with_unit_bounds_and_default(
     with pytest.raises(SystemExit) as raised:
         main([slug, mode.name, "--help"])
     assert raised.value.code == 0
-    lines = capsys.readouterr().out.splitlines()
+    out = capsys.readouterr().out
+    entries = _help_entries(out)
+    assert [flag for flag in entries if flag not in ("-h,", "--json")] == [
+        _flag(spec) for spec in mode.inputs
+    ]
     for spec in mode.inputs:
-        (line,) = [line for line in lines if line.strip().startswith(_flag(spec) + " ")]
+        line = entries[_flag(spec)]
         assert spec.label in line
         assert spec.help in line
         if spec.unit:
@@ -189,10 +214,10 @@ def test_mode_help_lists_every_input_with_unit_bounds_and_default(
         assert f"<= {_number(spec.maximum)}" in line
         default = "empty" if spec.default is None else _number(spec.default)
         assert f"default {default})" in line
-        assert ("optional" in line) == spec.optional
-    epilog = " ".join(lines)
+        assert (", optional;" in line) == spec.optional
+    epilog = out.split("Outputs: ")[1]
     for output in mode.outputs:
-        assert output.name in epilog
+        assert f"{output.name} (" in epilog
 
 
 def test_python_dash_m_calculator_runs_the_command_line() -> None:

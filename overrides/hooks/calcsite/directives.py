@@ -118,7 +118,7 @@ def _reference(args: list[str], page: Page) -> str:
 def _value(args: list[str], page: Page) -> str:
     if len(args) < 2:
         raise DirectiveError(f"md:value takes SLUG[/MODE] NAME [input=value ...], got {args}")
-    calculator, mode = _target(args[0])
+    _, mode = _target(args[0])
     name, overrides = args[1], args[2:]
     raw: dict[str, object] = {k: v for k, v in mode.defaults().items() if v is not None}
     for item in overrides:

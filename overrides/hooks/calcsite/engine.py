@@ -16,7 +16,14 @@ from pathlib import Path
 
 from hatchling.builders.wheel import WheelBuilder
 
-__all__ = ["RUNTIME_FILES", "Engine", "EngineError", "build_wheel", "copy_runtime", "pyodide_version"]
+__all__ = [
+    "RUNTIME_FILES",
+    "Engine",
+    "EngineError",
+    "build_wheel",
+    "copy_runtime",
+    "pyodide_version",
+]
 
 RUNTIME_FILES = (
     "pyodide.mjs",

@@ -17,9 +17,11 @@ _INLINE = re.compile(r"\\\((?P<tex>.+?)\\\)")
 def render_math(markdown: str) -> str:
     """Replace LaTeX math in ``markdown`` with MathML elements."""
     markdown = _BLOCK.sub(
-        lambda match: '\n<div class="calc-math">'
-        + convert(match["tex"].strip(), display="block")
-        + "</div>\n",
+        lambda match: (
+            '\n<div class="calc-math">'
+            + convert(match["tex"].strip(), display="block")
+            + "</div>\n"
+        ),
         markdown,
     )
     # The span keeps Markdown from taking a <math> that opens a line for a block.

@@ -78,7 +78,9 @@ _FR: dict[str, str] = {
     "Results": "Résultats",
     "Copy link to these values": "Copier le lien vers ces valeurs",
     "Link copied": "Lien copié",
-    "Copy failed: the link is in the address bar": "Échec de la copie : le lien est dans la barre d’adresse",
+    "Copy failed: the link is in the address bar": (
+        "Échec de la copie : le lien est dans la barre d’adresse"
+    ),
     "Last updated: {date}": "Dernière mise à jour : {date}",
     "Input": "Entrée",
     "Output": "Résultat",
@@ -169,7 +171,9 @@ _IT: dict[str, str] = {
     "Results": "Risultati",
     "Copy link to these values": "Copia il link a questi valori",
     "Link copied": "Link copiato",
-    "Copy failed: the link is in the address bar": "Copia non riuscita: il link è nella barra degli indirizzi",
+    "Copy failed: the link is in the address bar": (
+        "Copia non riuscita: il link è nella barra degli indirizzi"
+    ),
     "Last updated: {date}": "Ultimo aggiornamento: {date}",
     "Input": "Ingresso",
     "Output": "Risultato",

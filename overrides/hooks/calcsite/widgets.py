@@ -187,7 +187,11 @@ def reference_context(calculator: Calculator, language: str) -> dict[str, Any]:
             {
                 "mode": mode,
                 "label": translate(language, mode.label),
-                "heading": t("reference.default_mode" if mode is calculator.default_mode else "reference.other_mode"),
+                "heading": t(
+                    "reference.default_mode"
+                    if mode is calculator.default_mode
+                    else "reference.other_mode"
+                ),
                 "inputs": [
                     {
                         "spec": spec,

@@ -1,0 +1,236 @@
+"""Fixtures of the browser suite: the built site, a local server, chromium.
+
+The site is built once per session with ``mkdocs build --strict`` into a
+temporary folder and served on 127.0.0.1 by a threading ``http.server`` with
+the MIME types the engine needs (``.wasm`` as ``application/wasm``, ``.mjs``
+as ``text/javascript``). A second server publishes the same folder under
+``/repo/`` only, as a project site on GitHub Pages would be.
+
+Every test gets a fresh browser context from one shared chromium; the
+context records console errors, uncaught page errors and every request, and
+the test fails if any request left the test server's origin or, unless the
+test expects it, anything was logged as an error.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+HOOKS = ROOT / "overrides" / "hooks"
+if str(HOOKS) not in sys.path:
+    sys.path.insert(0, str(HOOKS))
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PREFIX = "/repo/"
+"""Where the second server publishes the site, as a project site on GitHub Pages."""
+
+MIME_TYPES = {
+    ".wasm": "application/wasm",
+    ".mjs": "text/javascript",
+    ".js": "text/javascript",
+    ".json": "application/json",
+    ".css": "text/css",
+    ".html": "text/html",
+    ".svg": "image/svg+xml",
+    ".whl": "application/zip",
+    ".zip": "application/zip",
+    ".xml": "application/xml",
+    ".gz": "application/gzip",
+}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if Path(str(item.fspath)).is_relative_to(Path(__file__).parent):
+            item.add_marker(pytest.mark.browser)
+
+
+class SiteHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves the built site, optionally under a path prefix such as ``/repo/``."""
+
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
+    prefix = "/"
+
+    def __init__(self, *args: object, directory: str, prefix: str = "/", **kwargs: object) -> None:
+        self.prefix = prefix
+        super().__init__(*args, directory=directory, **kwargs)  # type: ignore[arg-type]
+
+    def translate_path(self, path: str) -> str:
+        # Outside the prefix, nothing: a path the site builds wrongly (absolute
+        # from the domain root) must fail under /repo/.
+        route = urlsplit(path).path
+        if not route.startswith(self.prefix):
+            return str(Path(self.directory) / "\0missing")
+        return super().translate_path("/" + path[len(self.prefix) :])
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 -- signature of the base class
+        pass
+
+
+@dataclass
+class Server:
+    """A running server: its base URL (ending in ``/``) and its origin."""
+
+    base: str
+    origin: str
+    httpd: http.server.ThreadingHTTPServer = field(repr=False)
+
+    def url(self, path: str = "") -> str:
+        return self.base + path.lstrip("/")
+
+
+def _serve(directory: Path, prefix: str = "/") -> Server:
+    handler = functools.partial(SiteHandler, directory=str(directory), prefix=prefix)
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd.daemon_threads = True
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    origin = f"http://127.0.0.1:{httpd.server_address[1]}"
+    return Server(base=origin + prefix, origin=origin, httpd=httpd)
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site, built from the working tree with ``mkdocs build --strict``."""
+    target = tmp_path_factory.mktemp("site")
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(target)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if result.returncode != 0:
+        pytest.fail(f"mkdocs build failed:\n{result.stdout}\n{result.stderr}")
+    return target
+
+
+@pytest.fixture(scope="session")
+def server(site: Path) -> Iterator[Server]:
+    """The site served at the root of http://127.0.0.1:PORT/."""
+    running = _serve(site)
+    yield running
+    running.httpd.shutdown()
+
+
+@pytest.fixture(scope="session")
+def subpath_server(site: Path) -> Iterator[Server]:
+    """The site served under http://127.0.0.1:PORT/repo/ and nowhere else."""
+    running = _serve(site, PREFIX)
+    yield running
+    running.httpd.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """One headless chromium for the whole session."""
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        yield launched
+        launched.close()
+
+
+@dataclass
+class Recorder:
+    """What a browser context saw: console errors, page errors and request URLs."""
+
+    errors: list[str] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)
+    expect_errors: bool = False
+    """Set by a test that provokes errors on purpose (a missing engine file)."""
+
+    def on_console(self, message: ConsoleMessage) -> None:
+        if message.type == "error":
+            self.errors.append(f"console: {message.text} ({message.location.get('url')})")
+
+
+def _watch(context: BrowserContext, recorder: Recorder) -> None:
+    context.on("console", recorder.on_console)
+    context.on("weberror", lambda error: recorder.errors.append(f"page error: {error.error}"))
+    context.on("request", lambda request: recorder.requests.append(request.url))
+
+
+@pytest.fixture
+def recorder() -> Recorder:
+    return Recorder()
+
+
+def _context(browser: Browser, recorder: Recorder, **options: object) -> BrowserContext:
+    context = browser.new_context(**options)  # type: ignore[arg-type]
+    context.set_default_timeout(10_000)
+    _watch(context, recorder)
+    return context
+
+
+def _check(recorder: Recorder, origin: str) -> None:
+    foreign = [url for url in recorder.requests if not _same_origin(url, origin)]
+    assert foreign == [], f"requests to another origin: {foreign}"
+    if not recorder.expect_errors:
+        assert recorder.errors == [], "\n".join(recorder.errors)
+
+
+def _same_origin(url: str, origin: str) -> bool:
+    if url.startswith(("data:", "blob:")):
+        return True
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}" == origin
+
+
+@pytest.fixture
+def context(browser: Browser, server: Server, recorder: Recorder) -> Iterator[BrowserContext]:
+    """A fresh browser context; fails the test on console errors or foreign requests."""
+    created = _context(browser, recorder)
+    yield created
+    created.close()
+    _check(recorder, server.origin)
+
+
+@pytest.fixture
+def page(context: BrowserContext) -> Page:
+    return context.new_page()
+
+
+@pytest.fixture
+def subpath_page(browser: Browser, subpath_server: Server, recorder: Recorder) -> Iterator[Page]:
+    """A page in a fresh context, for the site served under ``/repo/``."""
+    created = _context(browser, recorder)
+    yield created.new_page()
+    created.close()
+    _check(recorder, subpath_server.origin)
+
+
+@pytest.fixture
+def static_page(browser: Browser, server: Server, recorder: Recorder) -> Iterator[Page]:
+    """A page with JavaScript disabled: what a reader sees before any script runs."""
+    created = _context(browser, recorder, java_script_enabled=False)
+    yield created.new_page()
+    created.close()
+    _check(recorder, server.origin)
