@@ -26,12 +26,14 @@ __all__ = [
     "GARBAGE_SEED",
     "KNOWN",
     "REFUSED",
+    "CaseFailure",
     "Garbage",
     "Known",
     "Refused",
     "all_requests",
     "check",
     "garbage",
+    "parse_reply",
     "verify",
 ]
 
@@ -170,8 +172,9 @@ _EB_GLOBAL = {
 
 
 def _pipeline(
-    stages: int, micro_batches: int, chunks: int, overhead: float, idle: float, show: list[str]
+    schedule: tuple[int, int, int], overhead: float, idle: float, show: list[str]
 ) -> Known:
+    stages, micro_batches, chunks = schedule
     return Known(
         f"pb-p{stages}-m{micro_batches}-v{chunks}",
         PB,
@@ -327,13 +330,13 @@ KNOWN: tuple[Known, ...] = (
         {"data_parallel": "12", "accumulation_steps": "128", "tokens_per_step": "6291456"},
     ),
     # Pipeline bubble: (p−1)/(v·m) and (p−1)/(v·m + p−1), in percent points.
-    _pipeline(4, 8, 1, 37.5, 300 / 11, ["0.375", "0.2727", "0.7273"]),
-    _pipeline(4, 8, 2, 18.75, 300 / 19, ["0.1875", "0.1579", "0.8421"]),
-    _pipeline(4, 16, 1, 18.75, 300 / 19, ["0.1875", "0.1579", "0.8421"]),
-    _pipeline(16, 128, 1, 11.71875, 1500 / 143, ["0.1172", "0.1049", "0.8951"]),
-    _pipeline(1, 1, 1, 0, 0, ["0", "0", "1"]),
-    _pipeline(8, 1, 1, 700, 87.5, ["7", "0.875", "0.125"]),
-    _pipeline(4, 6, 1, 50, 300 / 9, ["0.5", "0.3333", "0.6667"]),
+    _pipeline((4, 8, 1), 37.5, 300 / 11, ["0.375", "0.2727", "0.7273"]),
+    _pipeline((4, 8, 2), 18.75, 300 / 19, ["0.1875", "0.1579", "0.8421"]),
+    _pipeline((4, 16, 1), 18.75, 300 / 19, ["0.1875", "0.1579", "0.8421"]),
+    _pipeline((16, 128, 1), 11.71875, 1500 / 143, ["0.1172", "0.1049", "0.8951"]),
+    _pipeline((1, 1, 1), 0, 0, ["0", "0", "1"]),
+    _pipeline((8, 1, 1), 700, 87.5, ["7", "0.875", "0.125"]),
+    _pipeline((4, 6, 1), 50, 300 / 9, ["0.5", "0.3333", "0.6667"]),
 )
 
 # --------------------------------------------------------------------------- refused requests
@@ -551,7 +554,9 @@ BOUNDARY: tuple[Refused, ...] = (
             ("query-string", "devices=64&throughput=2000"),
         )
     ),
-    Refused("web-unknown-calculator", "tensor-parallel", {}, None, ((None, "unknown_calculator", None),)),
+    Refused(
+        "web-unknown-calculator", "tensor-parallel", {}, None, ((None, "unknown_calculator", None),)
+    ),
     Refused("web-empty-slug", "", _DP_BASE, None, ((None, "unknown_calculator", None),)),
     Refused(
         "web-unknown-mode",
@@ -659,7 +664,12 @@ def _plausible(rng: random.Random, slug: str) -> dict[str, object]:
                 "efficiency": round(rng.uniform(0.5, 100), rng.randrange(4)),
             }
         measured = devices * throughput * rng.uniform(0.2, 1.3)
-        return {"mode": "measure", "devices": devices, "throughput": throughput, "measured": measured}
+        return {
+            "mode": "measure",
+            "devices": devices,
+            "throughput": throughput,
+            "measured": measured,
+        }
     if slug == EB:
         micro, dp = rng.randrange(1, 9), rng.randrange(1, 65)
         degrees = {
@@ -688,7 +698,7 @@ def _request(rng: random.Random, slug: str) -> str:
         return json.dumps(_value(rng))
     if shape < 7:
         request = {
-            name: value if name == "mode" or value is None else _typed(rng, value)
+            name: _typed(rng, value) if isinstance(value, int | float) else value
             for name, value in _plausible(rng, slug if slug in _SLUGS else PB).items()
         }
         if rng.randrange(4) == 0:
@@ -758,23 +768,34 @@ def _shape(reply: dict[str, object]) -> None:
     if set(reply) != keys:
         raise CaseFailure(f"reply keys {sorted(reply)}, expected {sorted(keys)}")
     if reply["ok"]:
-        outputs, display = reply["outputs"], reply["display"]
-        if not isinstance(outputs, dict) or not isinstance(display, dict):
-            raise CaseFailure("outputs and display must be objects")
-        if list(outputs) != list(display):
-            raise CaseFailure("display must hold exactly the outputs, in order")
-        for name, value in outputs.items():
-            if value is None:
-                ok = display[name] is None
-            else:
-                ok = isinstance(value, int | float) and not isinstance(value, bool)
-                ok = ok and math.isfinite(value) and isinstance(display[name], str)
-            if not ok:
-                raise CaseFailure(f"{name}: output {value!r} shown as {display[name]!r}")
-        warnings = reply["warnings"]
-        if not isinstance(warnings, list) or not all(isinstance(w, str) for w in warnings):
-            raise CaseFailure(f"warnings must be a list of codes: {warnings!r}")
-        return
+        _shape_success(reply)
+    else:
+        _shape_failure(reply)
+
+
+def _finite_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _shape_success(reply: dict[str, object]) -> None:
+    outputs, display = reply["outputs"], reply["display"]
+    if not isinstance(outputs, dict) or not isinstance(display, dict):
+        raise CaseFailure("outputs and display must be objects")
+    if list(outputs) != list(display):
+        raise CaseFailure("display must hold exactly the outputs, in order")
+    for name, value in outputs.items():
+        if value is None:
+            ok = display[name] is None
+        else:
+            ok = _finite_number(value) and isinstance(display[name], str)
+        if not ok:
+            raise CaseFailure(f"{name}: output {value!r} shown as {display[name]!r}")
+    warnings = reply["warnings"]
+    if not isinstance(warnings, list) or not all(isinstance(w, str) for w in warnings):
+        raise CaseFailure(f"warnings must be a list of codes: {warnings!r}")
+
+
+def _shape_failure(reply: dict[str, object]) -> None:
     errors = reply["errors"]
     if not isinstance(errors, list) or not errors:
         raise CaseFailure("a refusal must carry at least one error")
@@ -783,11 +804,8 @@ def _shape(reply: dict[str, object]) -> None:
             raise CaseFailure(f"error {error!r} must be exactly field, code and bound")
         if error["code"] not in CODES:
             raise CaseFailure(f"unknown error code {error['code']!r}")
-        bound = error["bound"]
-        if bound is not None and not (
-            isinstance(bound, int | float) and not isinstance(bound, bool) and math.isfinite(bound)
-        ):
-            raise CaseFailure(f"bound {bound!r} must be a finite number or null")
+        if error["bound"] is not None and not _finite_number(error["bound"]):
+            raise CaseFailure(f"bound {error['bound']!r} must be a finite number or null")
 
 
 def verify(case: Known | Refused | Garbage, text: object) -> dict[str, object]:
@@ -847,4 +865,3 @@ def check() -> dict[str, int]:
     if len(set(ids)) != len(ids):
         raise CaseFailure("case ids must be unique")
     return counts
-

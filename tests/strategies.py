@@ -9,7 +9,12 @@ from hypothesis import strategies as st
 from calculator import CALCULATORS
 
 FIELD_NAMES = sorted(
-    {spec.name for calculator in CALCULATORS.values() for m in calculator.modes for spec in m.inputs}
+    {
+        spec.name
+        for calculator in CALCULATORS.values()
+        for m in calculator.modes
+        for spec in m.inputs
+    }
 )
 MODE_NAMES = sorted({m.name for calculator in CALCULATORS.values() for m in calculator.modes})
 
@@ -27,8 +32,9 @@ scalars = st.one_of(
 )
 garbage = st.recursive(
     scalars,
-    lambda children: st.lists(children, max_size=3)
-    | st.dictionaries(st.text(max_size=5), children, max_size=3),
+    lambda children: (
+        st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=5), children, max_size=3)
+    ),
     max_leaves=6,
 )
 """Any value a JSON request can carry, and then some (NaN, infinities, huge ints)."""

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from calculator import CALCULATORS, Input, Mode, __version__, evaluate
+from calculator import CALCULATORS, Calculator, Input, Mode, __version__, evaluate
 from calculator.cli import EXIT_BAD_INPUT, main
 from calculator.errors import english
 
@@ -35,16 +35,27 @@ def _wide_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLUMNS", "500")
 
 
+def _human(slug: str, mode: Mode, shown: dict[str, str]) -> list[str]:
+    """The human-readable lines for ``shown`` values, laid out from the declarations."""
+    width = max(len(output.label) for output in mode.outputs)
+    return [
+        f"{CALCULATORS[slug].title}: {mode.label.lower()}",
+        *(f"  {output.label:<{width}}  {shown[output.name]}" for output in mode.outputs),
+    ]
+
+
 def test_defaults_compute_without_arguments(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["data-parallel-scaling"]) == 0
-    out = capsys.readouterr().out
-    assert out.splitlines() == [
-        "Data-parallel scaling: from a scaling efficiency",
-        "  Ideal throughput                    128,000 samples/s",
-        "  Actual throughput                   115,200 samples/s",
-        "  Speedup                             57.6×",
-        "  Throughput lost to synchronisation  12,800 samples/s",
-    ]
+    assert capsys.readouterr().out.splitlines() == _human(
+        "data-parallel-scaling",
+        CALCULATORS["data-parallel-scaling"].mode("predict"),
+        {
+            "ideal": "128,000 samples/s",
+            "actual": "115,200 samples/s",
+            "speedup": "57.6×",
+            "lost": "12,800 samples/s",
+        },
+    )
 
 
 def test_percent_outputs_print_as_percent_points(capsys: pytest.CaptureFixture[str]) -> None:
@@ -65,17 +76,20 @@ def test_measure_mode_prints_the_super_linear_warning(capsys: pytest.CaptureFixt
 
 def test_an_empty_optional_input_prints_a_dash(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["effective-batch-size", "accumulation", "--sequence-length", ""]) == 0
-    lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "Effective batch size: accumulation steps for a target batch"
-    assert lines[2].split() == ["Micro-batches", "per", "replica", "per", "step", "128"]
-    assert lines[3].endswith("  —")
+    assert capsys.readouterr().out.splitlines() == _human(
+        "effective-batch-size",
+        CALCULATORS["effective-batch-size"].mode("accumulation"),
+        {"data_parallel": "12 replicas", "accumulation_steps": "128", "tokens_per_step": "—"},
+    )
 
 
-@pytest.mark.parametrize(("calculator", "mode"), MODES, ids=lambda x: x.name if isinstance(x, Mode) else x.slug)
+@pytest.mark.parametrize(
+    ("calculator", "mode"), MODES, ids=lambda x: x.name if isinstance(x, Mode) else x.slug
+)
 def test_json_prints_exactly_the_browser_boundary_reply(
-    calculator: object, mode: Mode, capsys: pytest.CaptureFixture[str]
+    calculator: Calculator, mode: Mode, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    slug = calculator.slug  # type: ignore[attr-defined]
+    slug = calculator.slug
     assert main([slug, mode.name, "--json"]) == 0
     expected = evaluate(slug, json.dumps({"mode": mode.name, **mode.defaults()}))
     assert capsys.readouterr().out == expected + "\n"
@@ -92,7 +106,15 @@ def test_the_mode_word_may_be_left_out_for_the_default_mode(
 
 
 def test_bad_input_exits_2_with_every_error_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
-    argv = ["data-parallel-scaling", "--devices", "0", "--throughput", "fast", "--efficiency", "101"]
+    argv = [
+        "data-parallel-scaling",
+        "--devices",
+        "0",
+        "--throughput",
+        "fast",
+        "--efficiency",
+        "101",
+    ]
     assert main(argv) == EXIT_BAD_INPUT == 2
     captured = capsys.readouterr()
     assert captured.out == ""
@@ -106,9 +128,24 @@ def test_bad_input_exits_2_with_every_error_on_stderr(capsys: pytest.CaptureFixt
 @pytest.mark.parametrize(
     ("argv", "flag", "code", "bound"),
     [
-        (["effective-batch-size", "--world-size", "100", "--tensor-parallel", "8"], "--world-size", "not_divisible", 8),
-        (["effective-batch-size", "accumulation", "--global-batch", "1000"], "--global-batch", "not_divisible", 12),
-        (["pipeline-bubble", "--chunks", "2", "--micro-batches", "6"], "--micro-batches", "not_divisible", 4),
+        (
+            ["effective-batch-size", "--world-size", "100", "--tensor-parallel", "8"],
+            "--world-size",
+            "not_divisible",
+            8,
+        ),
+        (
+            ["effective-batch-size", "accumulation", "--global-batch", "1000"],
+            "--global-batch",
+            "not_divisible",
+            12,
+        ),
+        (
+            ["pipeline-bubble", "--chunks", "2", "--micro-batches", "6"],
+            "--micro-batches",
+            "not_divisible",
+            4,
+        ),
         (["pipeline-bubble", "--stages", "4.5"], "--stages", "not_an_integer", None),
         (["data-parallel-scaling", "--devices", "1e309"], "--devices", "above_maximum", 10_000_000),
         (["data-parallel-scaling", "--devices", "nan"], "--devices", "not_a_number", None),
@@ -119,7 +156,10 @@ def test_bad_input_message_names_the_flag_and_words_the_code(
     argv: list[str], flag: str, code: str, bound: int | None, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(argv) == 2
-    assert capsys.readouterr().err == f"parallelism-calc {argv[0]}: error: {flag}: {english(code, bound)}\n"
+    assert (
+        capsys.readouterr().err
+        == f"parallelism-calc {argv[0]}: error: {flag}: {english(code, bound)}\n"
+    )
 
 
 @pytest.mark.parametrize(
@@ -188,11 +228,13 @@ def _help_entries(text: str) -> dict[str, str]:
     return entries
 
 
-@pytest.mark.parametrize(("calculator", "mode"), MODES, ids=lambda x: x.name if isinstance(x, Mode) else x.slug)
+@pytest.mark.parametrize(
+    ("calculator", "mode"), MODES, ids=lambda x: x.name if isinstance(x, Mode) else x.slug
+)
 def test_mode_help_lists_every_input_with_unit_bounds_and_default(
-    calculator: object, mode: Mode, capsys: pytest.CaptureFixture[str]
+    calculator: Calculator, mode: Mode, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    slug = calculator.slug  # type: ignore[attr-defined]
+    slug = calculator.slug
     with pytest.raises(SystemExit) as raised:
         main([slug, mode.name, "--help"])
     assert raised.value.code == 0
@@ -235,9 +277,14 @@ def test_python_dash_m_calculator_runs_the_command_line() -> None:
     assert json.loads(completed.stdout)["display"]["bubble_overhead"] == "0.375"
 
 
-@pytest.mark.parametrize(("argv", "status"), [(["pipeline-bubble"], 0), (["pipeline-bubble", "--stages", "0"], 2)])
+@pytest.mark.parametrize(
+    ("argv", "status"), [(["pipeline-bubble"], 0), (["pipeline-bubble", "--stages", "0"], 2)]
+)
 def test_the_main_module_exits_with_mains_status(
-    argv: list[str], status: int, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    argv: list[str],
+    status: int,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     monkeypatch.setattr(sys, "argv", ["python -m calculator", *argv])
     with pytest.raises(SystemExit) as raised:

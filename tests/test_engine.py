@@ -208,22 +208,28 @@ def test_run_raises_only_calculator_errors_and_returns_finite_values(
     mode: Mode, raw: dict[str, object]
 ) -> None:
     try:
-        result = run(mode, raw)
+        values = run(mode, raw).values
     except InvalidInputs as invalid:
-        assert invalid.errors
-        return
-    for value in result.values.values():
+        values, errors = {}, invalid.errors
+    else:
+        errors = ()
+    assert bool(errors) != bool(values)
+    for value in values.values():
         assert value is None or math.isfinite(value)
 
 
 @pytest.mark.parametrize("mode", MODES, ids=lambda m: m.name)
 @given(data=st.data())
-def test_run_on_mostly_valid_fields_raises_only_input_errors(mode: Mode, data: st.DataObject) -> None:
+def test_run_on_mostly_valid_fields_raises_only_input_errors(
+    mode: Mode, data: st.DataObject
+) -> None:
     raw: dict[str, object] = dict(mode.defaults())
     for spec in mode.inputs:
         if data.draw(st.booleans(), label=f"replace {spec.name}"):
             raw[spec.name] = data.draw(strategies.garbage, label=spec.name)
+    errors: tuple[InputError, ...] = ()
     try:
         run(mode, raw)
     except InvalidInputs as invalid:
-        assert {error.field for error in invalid.errors} <= set(raw)
+        errors = invalid.errors
+    assert {error.field for error in errors} <= set(raw)

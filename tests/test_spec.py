@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from calculator import (
-    CalculatorError,
     Calculator,
+    CalculatorError,
     Input,
     Mode,
     Output,
@@ -43,7 +43,12 @@ def _mode(**overrides: Any) -> Mode:
 
 
 def _calculator(**overrides: Any) -> Calculator:
-    fields: dict[str, Any] = {"slug": "toy", "title": "Toy", "summary": "A toy.", "modes": (_mode(),)}
+    fields: dict[str, Any] = {
+        "slug": "toy",
+        "title": "Toy",
+        "summary": "A toy.",
+        "modes": (_mode(),),
+    }
     return Calculator(**{**fields, **overrides})
 
 
@@ -192,9 +197,7 @@ def test_mode_without_groups_has_one_unnamed_group_in_form_order() -> None:
 
 def test_mode_groups_list_their_inputs_in_declared_group_order() -> None:
     first, second, third = _input(name="a"), _input(name="b"), _input(name="c")
-    mode = _mode(
-        inputs=(first, second, third), groups=(("one", ("c", "a")), ("two", ("b",)))
-    )
+    mode = _mode(inputs=(first, second, third), groups=(("one", ("c", "a")), ("two", ("b",))))
     assert mode.input_groups() == (("one", (third, first)), ("two", (second,)))
 
 

@@ -89,7 +89,9 @@ def test_a_bad_request_is_reported_before_an_unknown_calculator() -> None:
 
 
 def test_null_mode_means_the_default_mode() -> None:
-    reply = _reply("data-parallel-scaling", '{"mode": null, "devices": 1, "throughput": 1, "efficiency": 50}')
+    reply = _reply(
+        "data-parallel-scaling", '{"mode": null, "devices": 1, "throughput": 1, "efficiency": 50}'
+    )
     assert reply["ok"] is True
     assert reply["mode"] == "predict"
 

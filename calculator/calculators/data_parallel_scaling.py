@@ -7,6 +7,8 @@ recovers E = A / (d·v).
 
 from __future__ import annotations
 
+import math
+
 from ..errors import InputError, InvalidInputs
 from ..spec import Calculator, Input, Mode, Output, Result
 
@@ -104,7 +106,9 @@ def measure(*, devices: int, throughput: float, measured: float) -> Result:
             [InputError("measured", "above_maximum", ideal * MAX_SUPERLINEAR_FACTOR)]
         )
     efficiency = measured * 100 / ideal
-    warnings = ("super_linear",) if efficiency > 100 else ()
+    # A measurement one float step above d·v is 100 % shown as 100 %, not super-linear.
+    super_linear = measured > ideal and not math.isclose(measured, ideal, rel_tol=1e-12)
+    warnings = ("super_linear",) if super_linear else ()
     return Result(
         {"efficiency": efficiency, "speedup": measured / throughput, "ideal": ideal},
         warnings,

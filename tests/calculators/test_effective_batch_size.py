@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -93,95 +95,79 @@ def test_global_batch_not_divisible_by_micro_times_dp_names_that_as_bound() -> N
     ]
 
 
-@given(small, small, small, small, small, small, sequences)
+@dataclass(frozen=True)
+class Layout:
+    """A job laid out on dp·tp·pp·cp devices, with a micro-batch per replica."""
+
+    micro: int
+    dp: int
+    tp: int
+    pp: int
+    cp: int
+
+    def fields(self, sequence_length: int | None = None) -> dict[str, object]:
+        return {
+            "micro_batch": self.micro,
+            "world_size": self.dp * self.tp * self.pp * self.cp,
+            "tensor_parallel": self.tp,
+            "pipeline_parallel": self.pp,
+            "context_parallel": self.cp,
+            "sequence_length": sequence_length,
+        }
+
+
+layouts = st.builds(Layout, small, small, small, small, small)
+
+
+@given(layouts, small, sequences)
 def test_global_batch_is_divisible_by_its_factors(
-    micro: int, steps: int, dp: int, tp: int, pp: int, cp: int, seq: int | None
+    layout: Layout, steps: int, seq: int | None
 ) -> None:
-    values = run(
-        GLOBAL,
-        {
-            "micro_batch": micro,
-            "accumulation_steps": steps,
-            "world_size": dp * tp * pp * cp,
-            "tensor_parallel": tp,
-            "pipeline_parallel": pp,
-            "context_parallel": cp,
-            "sequence_length": seq,
-        },
-    ).values
+    values = run(GLOBAL, {**layout.fields(seq), "accumulation_steps": steps}).values
     batch = values["global_batch"]
-    assert values["data_parallel"] == dp
-    assert batch == micro * steps * dp
-    assert batch % micro == 0
+    assert isinstance(batch, int)
+    assert values["data_parallel"] == layout.dp
+    assert batch == layout.micro * steps * layout.dp
+    assert batch % layout.micro == 0
     assert batch % steps == 0
-    assert batch % dp == 0
+    assert batch % layout.dp == 0
     assert values["tokens_per_step"] == (None if seq is None else batch * seq)
 
 
-@given(small, small, small, small, small, st.integers(min_value=2, max_value=16))
-def test_pipeline_degree_never_multiplies_the_global_batch(
-    micro: int, steps: int, dp: int, tp: int, cp: int, pp: int
-) -> None:
-    world = dp * tp * pp * cp
-
-    def batch(pipeline: int) -> int:
-        raw = {
-            "micro_batch": micro,
-            "accumulation_steps": steps,
-            "world_size": world,
-            "tensor_parallel": tp,
-            "pipeline_parallel": pipeline,
-            "context_parallel": cp,
-            "sequence_length": None,
-        }
-        value = run(GLOBAL, raw).values["global_batch"]
-        assert isinstance(value, int)
-        return value
-
-    # On the same devices, pp stages split each replica: the batch shrinks by pp, never grows.
-    assert batch(pp) * pp == batch(1)
-    assert batch(pp) <= batch(1)
+@given(layouts, small)
+def test_pipeline_degree_never_multiplies_the_global_batch(layout: Layout, steps: int) -> None:
+    # The same devices with pp stages instead of pp times more replicas.
+    flat = replace(layout, dp=layout.dp * layout.pp, pp=1)
+    staged = run(GLOBAL, {**layout.fields(), "accumulation_steps": steps}).values
+    unstaged = run(GLOBAL, {**flat.fields(), "accumulation_steps": steps}).values
+    assert staged["global_batch"] == layout.micro * steps * layout.dp
+    assert staged["global_batch"] * layout.pp == unstaged["global_batch"]
 
 
-@given(small, small, small, small, small, small, sequences)
+@given(layouts, small, sequences)
 def test_accumulation_mode_inverts_global_batch_mode(
-    micro: int, steps: int, dp: int, tp: int, pp: int, cp: int, seq: int | None
+    layout: Layout, steps: int, seq: int | None
 ) -> None:
-    degrees = {
-        "world_size": dp * tp * pp * cp,
-        "tensor_parallel": tp,
-        "pipeline_parallel": pp,
-        "context_parallel": cp,
-        "sequence_length": seq,
-    }
-    forward = run(GLOBAL, {"micro_batch": micro, "accumulation_steps": steps, **degrees}).values
+    forward = run(GLOBAL, {**layout.fields(seq), "accumulation_steps": steps}).values
     reverse = run(
-        ACCUMULATION,
-        {"global_batch": forward["global_batch"], "micro_batch": micro, **degrees},
+        ACCUMULATION, {**layout.fields(seq), "global_batch": forward["global_batch"]}
     ).values
     assert reverse["accumulation_steps"] == steps
     assert reverse["data_parallel"] == forward["data_parallel"]
     assert reverse["tokens_per_step"] == forward["tokens_per_step"]
 
 
-@given(small, small, small, small, small, st.integers(min_value=1, max_value=10_000))
+@given(layouts, st.integers(min_value=1, max_value=10_000))
 def test_accumulation_refuses_exactly_the_targets_micro_times_dp_does_not_divide(
-    micro: int, dp: int, tp: int, pp: int, cp: int, target: int
+    layout: Layout, target: int
 ) -> None:
-    raw = {
-        "global_batch": target,
-        "micro_batch": micro,
-        "world_size": dp * tp * pp * cp,
-        "tensor_parallel": tp,
-        "pipeline_parallel": pp,
-        "context_parallel": cp,
-        "sequence_length": None,
-    }
-    if target % (micro * dp) == 0:
-        assert run(ACCUMULATION, raw).values["accumulation_steps"] == target // (micro * dp)
+    raw = {**layout.fields(), "global_batch": target}
+    per_step = layout.micro * layout.dp
+    if target % per_step == 0:
+        assert run(ACCUMULATION, raw).values["accumulation_steps"] == target // per_step
     else:
         with pytest.raises(InvalidInputs) as raised:
             run(ACCUMULATION, raw)
         assert [e.as_dict() for e in raised.value.errors] == [
-            {"field": "global_batch", "code": "not_divisible", "bound": micro * dp}
+            {"field": "global_batch", "code": "not_divisible", "bound": per_step}
         ]

@@ -46,7 +46,9 @@ def test_refused_values(case: cases.Refused) -> None:
         (16, 128, 1, Fraction(1500, 128), Fraction(1500, 143)),
     ],
 )
-def test_bubble_in_percent_points(p: int, m: int, v: int, overhead: Fraction, idle: Fraction) -> None:
+def test_bubble_in_percent_points(
+    p: int, m: int, v: int, overhead: Fraction, idle: Fraction
+) -> None:
     values = run(BUBBLE, {"stages": p, "micro_batches": m, "chunks": v}).values
     assert values["bubble_overhead"] == pytest.approx(float(overhead), rel=1e-15)
     assert values["idle_share"] == pytest.approx(float(idle), rel=1e-15)

@@ -1,0 +1,251 @@
+"""Registry-wide guarantees: a calculator added to the registry is tested by being added.
+
+Every test here iterates the declarations: each calculator and mode must compute
+its pre-rendered example, return exactly its declared outputs, stay finite at
+the edges of its bounds, and refuse what lies beyond them with the right code.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from calculator import (
+    CALCULATORS,
+    Calculator,
+    Input,
+    InputError,
+    InvalidInputs,
+    Mode,
+    UnknownCalculatorError,
+    display_decimal,
+    evaluate,
+    get,
+    run,
+)
+from calculator.values import parse_value
+from tests import cases
+
+MODES = [(calculator, mode) for calculator in CALCULATORS.values() for mode in calculator.modes]
+MODE_IDS = [f"{calculator.slug}/{mode.name}" for calculator, mode in MODES]
+INPUTS = [(mode, spec) for _, mode in MODES for spec in mode.inputs]
+INPUT_IDS = [f"{c.slug}/{m.name}/{s.name}" for c, m in MODES for s in m.inputs]
+CROSS_FIELD_CODES = {"not_divisible", "above_maximum"}
+
+by_mode = pytest.mark.parametrize(("calculator", "mode"), MODES, ids=MODE_IDS)
+by_input = pytest.mark.parametrize(("mode", "spec"), INPUTS, ids=INPUT_IDS)
+
+
+def test_registry_is_keyed_by_slug_and_get_returns_each_calculator() -> None:
+    assert list(CALCULATORS) == [calculator.slug for calculator in CALCULATORS.values()]
+    for slug, calculator in CALCULATORS.items():
+        assert get(slug) is calculator
+
+
+def test_get_unknown_slug_raises_unknown_calculator_error_listing_the_known() -> None:
+    with pytest.raises(UnknownCalculatorError) as raised:
+        get("tensor-parallel")
+    assert raised.value.name == "tensor-parallel"
+    assert raised.value.known == tuple(CALCULATORS)
+    assert "data-parallel-scaling" in str(raised.value)
+
+
+def test_registry_cannot_be_changed_at_run_time() -> None:
+    with pytest.raises(TypeError):
+        CALCULATORS["x"] = next(iter(CALCULATORS.values()))  # type: ignore[index]
+
+
+def test_every_registered_calculator_has_known_value_cases() -> None:
+    assert {case.slug for case in cases.KNOWN} == set(CALCULATORS)
+    assert {(case.slug, case.mode) for case in cases.KNOWN} == {
+        (calculator.slug, mode.name) for calculator, mode in MODES
+    }
+
+
+@by_mode
+def test_defaults_compute_exactly_the_declared_finite_outputs(
+    calculator: Calculator, mode: Mode
+) -> None:
+    result = run(mode, mode.defaults())
+    assert list(result.values) == [output.name for output in mode.outputs]
+    for value in result.values.values():
+        assert value is not None
+        assert not isinstance(value, bool)
+        assert math.isfinite(value)
+    assert result.warnings == ()
+
+
+@by_mode
+def test_defaults_as_typed_text_give_the_same_reply_as_numbers(
+    calculator: Calculator, mode: Mode
+) -> None:
+    numbers = {"mode": mode.name, **mode.defaults()}
+    texts = {name: "" if v is None else str(v) for name, v in mode.defaults().items()}
+    assert evaluate(calculator.slug, json.dumps(numbers)) == evaluate(
+        calculator.slug, json.dumps({"mode": mode.name, **texts})
+    )
+
+
+@by_mode
+def test_empty_request_requires_every_required_input_in_form_order(
+    calculator: Calculator, mode: Mode
+) -> None:
+    with pytest.raises(InvalidInputs) as raised:
+        run(mode, {})
+    assert [(e.field, e.code) for e in raised.value.errors] == [
+        (spec.name, "required") for spec in mode.inputs if not spec.optional
+    ]
+
+
+@by_mode
+def test_unknown_field_is_refused(calculator: Calculator, mode: Mode) -> None:
+    with pytest.raises(InvalidInputs) as raised:
+        run(mode, {**mode.defaults(), "mode_typo": 1})
+    assert [e.as_dict() for e in raised.value.errors] == [
+        {"field": "mode_typo", "code": "unknown_field", "bound": None}
+    ]
+
+
+@by_mode
+def test_declarations_are_complete_for_the_site(calculator: Calculator, mode: Mode) -> None:
+    assert calculator.title
+    assert calculator.summary
+    assert mode.label
+    for item in (*mode.inputs, *mode.outputs):
+        assert item.label
+        assert item.help
+    grouped = [spec.name for _, group in mode.input_groups() for spec in group]
+    assert sorted(grouped) == sorted(spec.name for spec in mode.inputs)
+
+
+@by_input
+def test_default_is_within_bounds_and_parses_back(mode: Mode, spec: Input) -> None:
+    if spec.default is None:
+        assert spec.optional
+        return
+    assert spec.accepts(spec.default)
+    assert parse_value(spec, str(spec.default)) == spec.default
+
+
+def _refusal(mode: Mode, spec: Input, raw: object) -> dict[str, object]:
+    with pytest.raises(InvalidInputs) as raised:
+        run(mode, {**mode.defaults(), spec.name: raw})
+    (error,) = raised.value.errors
+    return error.as_dict()
+
+
+@by_input
+def test_below_minimum_is_refused_with_the_minimum_as_bound(mode: Mode, spec: Input) -> None:
+    assert spec.minimum is not None
+    code = "not_above_minimum" if spec.exclusive_minimum else "below_minimum"
+    below = spec.minimum - 1
+    assert _refusal(mode, spec, below) == {"field": spec.name, "code": code, "bound": spec.minimum}
+    assert _refusal(mode, spec, "-1e309")["code"] == code
+    if spec.exclusive_minimum:
+        assert _refusal(mode, spec, spec.minimum)["code"] == code
+
+
+@by_input
+def test_above_maximum_is_refused_with_the_maximum_as_bound(mode: Mode, spec: Input) -> None:
+    assert spec.maximum is not None
+    above = spec.maximum + 1 if spec.integer else spec.maximum * 1.001
+    expected = {"field": spec.name, "code": "above_maximum", "bound": spec.maximum}
+    assert _refusal(mode, spec, above) == expected
+    assert _refusal(mode, spec, "1e309") == expected
+    assert _refusal(mode, spec, "9" * 5000) == expected
+
+
+@by_input
+@pytest.mark.parametrize("raw", [True, False, "nan", "inf", "1_0", "١٢", [1], {"v": 1}, "x"])
+def test_non_numbers_are_refused_as_not_a_number(mode: Mode, spec: Input, raw: object) -> None:
+    assert _refusal(mode, spec, raw) == {"field": spec.name, "code": "not_a_number", "bound": None}
+
+
+@by_input
+@pytest.mark.parametrize("empty", ["", "  ", None])
+def test_empty_field_is_required_unless_optional(mode: Mode, spec: Input, empty: object) -> None:
+    if spec.optional:
+        result = run(mode, {**mode.defaults(), spec.name: empty})
+        assert None in result.values.values()
+    else:
+        assert _refusal(mode, spec, empty) == {
+            "field": spec.name,
+            "code": "required",
+            "bound": None,
+        }
+
+
+@by_input
+def test_whole_number_inputs_refuse_fractions(mode: Mode, spec: Input) -> None:
+    if not spec.integer:
+        return
+    assert _refusal(mode, spec, f"{spec.default}.5") == {
+        "field": spec.name,
+        "code": "not_an_integer",
+        "bound": None,
+    }
+
+
+def _in_bounds(spec: Input) -> st.SearchStrategy[object]:
+    assert spec.maximum is not None
+    if spec.integer:
+        numbers: st.SearchStrategy[float] = st.integers(
+            min_value=math.ceil(spec.minimum or 0) + (1 if spec.exclusive_minimum else 0),
+            max_value=math.floor(spec.maximum),
+        )
+        edges = [spec.minimum, spec.maximum]
+    else:
+        numbers = st.floats(
+            min_value=spec.minimum,
+            max_value=spec.maximum,
+            exclude_min=spec.exclusive_minimum,
+            allow_nan=False,
+        )
+        edges = [spec.maximum, math.nextafter(spec.minimum or 0, math.inf)]
+    values = numbers | st.sampled_from([edge for edge in edges if spec.accepts(edge)])
+    typed = values | values.map(repr)
+    return typed | st.sampled_from([None, ""]) if spec.optional else typed
+
+
+@by_mode
+@given(data=st.data())
+def test_any_values_within_bounds_compute_finite_outputs_or_a_cross_field_refusal(
+    calculator: Calculator, mode: Mode, data: st.DataObject
+) -> None:
+    raw = {spec.name: data.draw(_in_bounds(spec), label=spec.name) for spec in mode.inputs}
+    try:
+        result = run(mode, raw)
+    except InvalidInputs as invalid:
+        for error in invalid.errors:
+            assert error.code in CROSS_FIELD_CODES
+            assert error.bound is not None
+            assert math.isfinite(error.bound)
+        reply = json.loads(evaluate(calculator.slug, json.dumps({"mode": mode.name, **raw})))
+        assert reply["ok"] is False
+        return
+    assert list(result.values) == [output.name for output in mode.outputs]
+    for output in mode.outputs:
+        value = result.values[output.name]
+        if value is None:
+            continue
+        assert math.isfinite(value)
+        text = display_decimal(output, value)
+        assert "e" not in text.lower()
+    reply = json.loads(evaluate(calculator.slug, json.dumps({"mode": mode.name, **raw})))
+    assert reply["ok"] is True
+
+
+@by_mode
+def test_every_input_error_is_a_calculator_error_with_a_stable_code(
+    calculator: Calculator, mode: Mode
+) -> None:
+    with pytest.raises(InvalidInputs) as raised:
+        run(mode, {spec.name: "?" for spec in mode.inputs})
+    assert len(raised.value.errors) == len(mode.inputs)
+    for error in raised.value.errors:
+        assert isinstance(error, InputError)
+        assert error.code in cases.CODES
