@@ -23,6 +23,7 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 from urllib.parse import urlsplit
 
 import pytest
@@ -60,17 +61,13 @@ MIME_TYPES = {
 }
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if Path(str(item.fspath)).is_relative_to(Path(__file__).parent):
-            item.add_marker(pytest.mark.browser)
-
-
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
     """Serves the built site, optionally under a path prefix such as ``/repo/``."""
 
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
-    prefix = "/"
+    extensions_map: ClassVar[dict[str, str]] = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        **MIME_TYPES,
+    }
 
     def __init__(self, *args: object, directory: str, prefix: str = "/", **kwargs: object) -> None:
         self.prefix = prefix
@@ -84,11 +81,7 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
             return str(Path(self.directory) / "\0missing")
         return super().translate_path("/" + path[len(self.prefix) :])
 
-    def end_headers(self) -> None:
-        self.send_header("Cache-Control", "no-cache")
-        super().end_headers()
-
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 -- signature of the base class
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
 
@@ -137,6 +130,7 @@ def server(site: Path) -> Iterator[Server]:
     running = _serve(site)
     yield running
     running.httpd.shutdown()
+    running.httpd.server_close()
 
 
 @pytest.fixture(scope="session")
@@ -145,6 +139,7 @@ def subpath_server(site: Path) -> Iterator[Server]:
     running = _serve(site, PREFIX)
     yield running
     running.httpd.shutdown()
+    running.httpd.server_close()
 
 
 @pytest.fixture(scope="session")

@@ -23,16 +23,19 @@ async function fetchWheel(url) {
   return response.arrayBuffer();
 }
 
-async function boot({ pyodide: pyodideURL, wheel: wheelURL }) {
-  const started = performance.now();
-  // The wheel downloads while the runtime boots.
-  const wheel = fetchWheel(wheelURL);
-  wheel.catch(() => {}); // awaited below; no unhandled rejection meanwhile
+async function runtime(pyodideURL) {
   const { loadPyodide } = await import(pyodideURL);
   post({ type: "progress", step: 1, steps: STEPS });
   const pyodide = await loadPyodide({ indexURL: new URL(".", pyodideURL).href });
   post({ type: "progress", step: 2, steps: STEPS });
-  pyodide.unpackArchive(new Uint8Array(await wheel), "wheel");
+  return pyodide;
+}
+
+async function boot({ pyodide: pyodideURL, wheel: wheelURL }) {
+  const started = performance.now();
+  // The wheel downloads while the runtime boots; either failing fails at once.
+  const [pyodide, wheel] = await Promise.all([runtime(pyodideURL), fetchWheel(wheelURL)]);
+  pyodide.unpackArchive(new Uint8Array(wheel), "wheel");
   evaluate = pyodide.runPython("from calculator.web import evaluate\nevaluate");
   post({ type: "progress", step: 3, steps: STEPS });
   post({ type: "ready", seconds: (performance.now() - started) / 1000 });

@@ -13,6 +13,7 @@ const BOOT_TIMEOUT_MS = 30000; // engine not ready by then: failed
 const REPLY_TIMEOUT_MS = 20000; // a request left unanswered that long: failed
 const SLOW_REPLY_MS = 150; // results marked stale if a reply takes longer
 const QUIET_MS = 500; // results announced once typing pauses
+const ADDRESS_MS = 250; // the address bar follows the inputs once typing pauses
 const BAD_INPUT = "?"; // what the core gets for text a number input rejected
 const DASH = "—";
 const TIMES = "×";
@@ -54,6 +55,25 @@ function parseMessages(text) {
   } catch {
     return {};
   }
+}
+
+// Mirror a case in the address bar. Browsers limit how often a page may do
+// this (Safari throws after 100 calls in 30 s), so it waits for a pause.
+let addressTimer = 0;
+let addressCalc = null;
+
+function showAddress(calc, now = false) {
+  addressCalc = calc;
+  clearTimeout(addressTimer);
+  const write = () => {
+    try {
+      history.replaceState(history.state, "", addressCalc.link());
+    } catch {
+      // The link stays available from the copy button.
+    }
+  };
+  if (now) write();
+  else addressTimer = setTimeout(write, ADDRESS_MS);
 }
 
 function setText(element, text) {
@@ -164,7 +184,7 @@ class Calc {
     if (engine.state === "failed") return;
     this.raw.delete(input.name);
     this.extra.clear(); // the URL they came from is about to be rewritten
-    history.replaceState(history.state, "", this.link());
+    showAddress(this);
     if (engine.state === "ready") {
       this.latest = 0; // a reply to an older request is now out of date
       this.setBusy(true);
@@ -318,7 +338,7 @@ class Calc {
 
   async copyLink() {
     const url = this.link();
-    history.replaceState(history.state, "", url);
+    showAddress(this, true);
     try {
       await navigator.clipboard.writeText(url);
       setText(this.status, this.messages.copied ?? "");
@@ -345,6 +365,7 @@ const engine = {
   pending: new Map(), // request id: Calc
   bootTimer: 0,
   replyTimer: 0,
+  live: false,
 
   start() {
     if (this.state !== "idle" || !calcs.length) return;
@@ -352,7 +373,8 @@ const engine = {
     const worker = metaURL("calc:worker");
     const pyodide = metaURL("calc:pyodide");
     const wheel = metaURL("calc:wheel");
-    if (!worker || !pyodide || !wheel || typeof Worker !== "function" || typeof WebAssembly !== "object") {
+    const capable = typeof Worker === "function" && typeof WebAssembly === "object";
+    if (!worker || !pyodide || !wheel || !capable) {
       this.fail();
       return;
     }
@@ -372,6 +394,11 @@ const engine = {
     });
     this.worker.addEventListener("messageerror", () => this.fail());
     this.worker.postMessage({ type: "boot", pyodide, wheel });
+    // Intl's first formatter for a locale loads its data: do it while the
+    // engine boots, one small task each, not when the first results arrive.
+    for (const locale of new Set(calcs.map((calc) => calc.locale))) {
+      for (const percent of [false, true]) idle(() => formatter(locale, percent));
+    }
   },
 
   onMessage(message) {
@@ -393,7 +420,8 @@ const engine = {
       if (message.error !== undefined) this.fail();
       else if (calc) {
         calc.receive(message.id, message.reply);
-        if (!performance.getEntriesByName("calc:live").length) performance.mark("calc:live");
+        if (!this.live) performance.mark("calc:live"); // first results: for measurements
+        this.live = true;
       }
     }
   },
@@ -425,13 +453,14 @@ const engine = {
 
 // ---------------------------------------------------------------- start
 
+function idle(callback) {
+  if (typeof requestIdleCallback === "function") requestIdleCallback(callback, { timeout: 2000 });
+  else setTimeout(callback, 200);
+}
+
 function whenIdle(callback) {
-  const later = () =>
-    typeof requestIdleCallback === "function"
-      ? requestIdleCallback(callback, { timeout: 2000 })
-      : setTimeout(callback, 200);
-  if (document.readyState === "complete") later();
-  else addEventListener("load", later, { once: true });
+  if (document.readyState === "complete") idle(callback);
+  else addEventListener("load", () => idle(callback), { once: true });
 }
 
 function main() {

@@ -1,0 +1,200 @@
+"""What the pages should show, computed by the core and the build's formatters.
+
+Nothing here is typed by hand: results come from :func:`calculator.run` and
+:func:`calculator.web.evaluate`, texts from ``calcsite.formatting`` (Babel)
+and ``calcsite.messages`` (the catalogs), as at build time.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from typing import Any
+from urllib.request import urlopen
+
+from calcsite.formatting import format_bound, format_output
+from calcsite.messages import UI, translate
+
+from calculator import evaluate, get, run
+from calculator.spec import Mode
+
+LANGUAGES = {"en": "", "fr": "fr/", "it": "it/"}
+"""Language of the page: path prefix of its tree."""
+
+CALCULATOR_PAGES = ("data-parallel-scaling", "effective-batch-size", "pipeline-bubble")
+"""Pages with calculators; each page's path is its calculator's slug."""
+
+OTHER_PAGES = ("", "automation/")
+
+NEW_VALUES: dict[tuple[str, str], dict[str, str]] = {
+    ("data-parallel-scaling", "predict"): {
+        "devices": "256",
+        "throughput": "1234.5",
+        "efficiency": "87.5",
+    },
+    # Above 100 %: a warning.
+    ("data-parallel-scaling", "measure"): {
+        "devices": "8",
+        "throughput": "1000",
+        "measured": "8400",
+    },
+    # No sequence length: tokens per step does not apply.
+    ("effective-batch-size", "global-batch"): {
+        "micro_batch": "4",
+        "world_size": "512",
+        "tensor_parallel": "8",
+        "sequence_length": "",
+    },
+    ("effective-batch-size", "accumulation"): {
+        "global_batch": "3072",
+        "micro_batch": "2",
+        "world_size": "1024",
+        "pipeline_parallel": "8",
+        "sequence_length": "8192",
+    },
+    ("pipeline-bubble", "bubble"): {"stages": "7", "micro_batches": "30"},
+}
+"""A case other than the example for each mode: the values a test types."""
+
+CROSS_FIELD: dict[str, dict[str, str]] = {
+    "data-parallel-scaling": {"measured": "99000000"},
+    "effective-batch-size": {"tensor_parallel": "3"},
+    "pipeline-bubble": {"chunks": "2", "micro_batches": "6"},
+}
+"""Values each calculator refuses because of another field."""
+
+
+def page_path(language: str, page: str) -> str:
+    return LANGUAGES[language] + page + ("/" if page and not page.endswith("/") else "")
+
+
+def mode_of(slug: str, mode: str) -> Mode:
+    return get(slug).mode(mode)
+
+
+def expected_outputs(slug: str, mode: str, raw: dict[str, str], language: str) -> dict[str, str]:
+    """The text of every output for the raw input values, as the page must show it."""
+    spec = mode_of(slug, mode)
+    values = run(spec, {name: value for name, value in raw.items() if value != ""}).values
+    return {
+        output.name: format_output(output, values[output.name], language) for output in spec.outputs
+    }
+
+
+def expected_warnings(slug: str, mode: str, raw: dict[str, str], language: str) -> list[str]:
+    spec = mode_of(slug, mode)
+    result = run(spec, {name: value for name, value in raw.items() if value != ""})
+    return [translate(language, UI[code]) for code in result.warnings]
+
+
+def expected_reply(slug: str, mode: str, raw: dict[str, str]) -> dict[str, Any]:
+    """What ``calculator.web.evaluate`` answers for the raw values, parsed."""
+    reply: dict[str, Any] = json.loads(evaluate(slug, json.dumps({**raw, "mode": mode})))
+    return reply
+
+
+def expected_errors(slug: str, mode: str, raw: dict[str, str], language: str) -> dict[str, str]:
+    """The error message of every refused field, in ``language``, by field name."""
+    reply = expected_reply(slug, mode, raw)
+    assert not reply["ok"], reply
+    return {
+        error["field"]: message(error["code"], error["bound"], language)
+        for error in reply["errors"]
+    }
+
+
+def message(code: str, bound: float | None, language: str) -> str:
+    text = translate(language, UI[code])
+    return text if bound is None else text.replace("{bound}", format_bound(bound, language))
+
+
+def ui(key: str, language: str) -> str:
+    return translate(language, UI[key])
+
+
+@dataclass
+class StaticForm:
+    """A calculator form as the HTML has it, before any script."""
+
+    slug: str
+    mode: str
+    default_mode: str
+    state: str
+    locale: str
+    inputs: dict[str, str] = field(default_factory=dict)
+    outputs: dict[str, str] = field(default_factory=dict)
+    errors: dict[str, str] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    status: str = ""
+
+
+class _FormParser(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.forms: list[StaticForm] = []
+        self._target: tuple[str, str | dict[str, str] | list[str], str] | None = None
+        self._text: list[str] = []
+        self._inside = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {key: value or "" for key, value in attrs}
+        if tag == "form" and "data-calc" in a:
+            self.forms.append(
+                StaticForm(
+                    slug=a["data-calc"],
+                    mode=a["data-mode"],
+                    default_mode=a["data-default-mode"],
+                    state=a["data-state"],
+                    locale=a["data-locale"],
+                )
+            )
+            self._inside = True
+        elif not self._inside:
+            return
+        form = self.forms[-1]
+        if tag == "input" and "name" in a:
+            form.inputs[a["name"]] = a.get("value", "")
+        elif tag == "output" and "data-output" in a:
+            self._start("outputs", a["data-output"])
+        elif "data-error-for" in a:
+            self._start("errors", a["data-error-for"])
+        elif "data-status" in a:
+            self._start("status", "")
+        elif tag == "li":
+            self._start("warnings", "")
+
+    def _start(self, kind: str, key: str) -> None:
+        self._target = (kind, key, "")
+        self._text = []
+
+    def handle_data(self, data: str) -> None:
+        if self._target:
+            self._text.append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "form":
+            self._inside = False
+        if not self._target or tag not in ("output", "p", "li"):
+            return
+        kind, key, _ = self._target
+        text = "".join(self._text)
+        form = self.forms[-1]
+        if kind == "outputs":
+            form.outputs[str(key)] = text
+        elif kind == "errors":
+            form.errors[str(key)] = text
+        elif kind == "status":
+            form.status = text
+        else:
+            form.warnings.append(text.strip())
+        self._target = None
+
+
+def static_forms(url: str) -> list[StaticForm]:
+    """The calculator forms of the page at ``url``, as served, before any script."""
+    with urlopen(url) as response:
+        html = response.read().decode("utf-8")
+    parser = _FormParser()
+    parser.feed(html)
+    return parser.forms

@@ -1,0 +1,461 @@
+"""The live calculators in chromium, on every calculator page in every language.
+
+Pyodide boots once per page load (several seconds), so each test that needs
+the engine checks one whole scenario on one load rather than one assertion.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit
+
+import pytest
+from playwright.sync_api import Page, Route
+
+from .conftest import Recorder, Server
+from .expected import (
+    CALCULATOR_PAGES,
+    CROSS_FIELD,
+    LANGUAGES,
+    NEW_VALUES,
+    OTHER_PAGES,
+    StaticForm,
+    expected_errors,
+    expected_outputs,
+    expected_warnings,
+    mode_of,
+    page_path,
+    static_forms,
+    ui,
+)
+
+pytestmark = pytest.mark.browser
+
+BOOT_TIMEOUT_MS = 60_000
+"""Pyodide's first boot: a few seconds, much more on a loaded machine."""
+
+EVERY_PAGE = [
+    pytest.param(language, slug, id=f"{language}-{slug}")
+    for language in LANGUAGES
+    for slug in CALCULATOR_PAGES
+]
+
+SNAPSHOT = """(selector) => {
+  const form = document.querySelector(selector);
+  const byName = (elements, key, value) =>
+    Object.fromEntries([...elements].map((el) => [key(el), value(el)]));
+  return {
+    state: form.dataset.state,
+    stale: form.classList.contains("calc--stale"),
+    busy: form.hasAttribute("aria-busy"),
+    inputs: byName(form.querySelectorAll("input[name]"), (el) => el.name, (el) => el.value),
+    invalid: [...form.querySelectorAll('input[aria-invalid="true"]')].map((el) => el.name),
+    readonly: [...form.querySelectorAll("input[name]")].filter((el) => el.readOnly).length,
+    outputs: byName(form.querySelectorAll("output[data-output]"),
+                    (el) => el.dataset.output, (el) => el.textContent),
+    errors: byName(form.querySelectorAll("[data-error-for]"),
+                   (el) => el.dataset.errorFor, (el) => el.textContent),
+    warnings: [...form.querySelectorAll("[data-warnings] li")].map((el) => el.textContent.trim()),
+    status: form.querySelector("[data-status]").textContent,
+    copyHidden: form.querySelector('[data-action="copy-link"]').hidden,
+  };
+}"""
+
+SETTLED = """(selector) => {
+  const form = document.querySelector(selector);
+  return ["ready", "invalid", "failed"].includes(form.dataset.state)
+    && !form.hasAttribute("aria-busy");
+}"""
+
+ALL_LIVE = """() => [...document.querySelectorAll("form.calc")]
+  .every((form) => form.dataset.state === "ready" && !form.hasAttribute("aria-busy"))"""
+
+
+def selector(form: StaticForm) -> str:
+    return f'form.calc[data-calc="{form.slug}"][data-mode="{form.mode}"]'
+
+
+def snapshot(page: Page, form: StaticForm) -> dict[str, Any]:
+    result: dict[str, Any] = page.evaluate(SNAPSHOT, selector(form))
+    return result
+
+
+def settle(page: Page, form: StaticForm) -> dict[str, Any]:
+    page.wait_for_function(SETTLED, arg=selector(form))
+    return snapshot(page, form)
+
+
+def type_values(page: Page, form: StaticForm, values: dict[str, str]) -> None:
+    for name, value in values.items():
+        page.locator(f'{selector(form)} input[name="{name}"]').fill(value)
+
+
+def go_live(page: Page, url: str) -> None:
+    page.goto(url)
+    page.wait_for_function(ALL_LIVE, timeout=BOOT_TIMEOUT_MS)
+
+
+def assert_shows(
+    shown: dict[str, Any], form: StaticForm, raw: dict[str, str], language: str
+) -> None:
+    """The form shows the core's results for ``raw``, formatted as the build does."""
+    assert shown["state"] == "ready"
+    assert shown["inputs"] == raw
+    assert shown["outputs"] == expected_outputs(form.slug, form.mode, raw, language)
+    assert shown["warnings"] == expected_warnings(form.slug, form.mode, raw, language)
+    assert not shown["stale"]
+    assert shown["invalid"] == []
+    assert set(shown["errors"].values()) == {""}
+    assert shown["status"] == ui("ready", language)
+    assert not shown["copyHidden"]
+
+
+def forms_of(server: Server, language: str, page: str) -> list[StaticForm]:
+    forms = static_forms(server.url(page_path(language, page)))
+    assert forms, "no calculator on the page"
+    return forms
+
+
+# --------------------------------------------------------------- before any script
+
+
+@pytest.mark.parametrize(("language", "slug"), EVERY_PAGE)
+def test_prerendered_results_need_no_script(
+    static_page: Page, server: Server, language: str, slug: str
+) -> None:
+    """The HTML holds the example, formatted for the language; with no script it stays."""
+    forms = forms_of(server, language, slug)
+    assert {form.slug for form in forms} == {slug}
+    static_page.goto(server.url(page_path(language, slug)))
+    for form in forms:
+        raw = form.inputs
+        assert raw == {
+            name: str(value) for name, value in mode_of(form.slug, form.mode).defaults().items()
+        }
+        assert form.state == "static"
+        assert form.locale == language
+        assert form.outputs == expected_outputs(form.slug, form.mode, raw, language)
+        assert form.warnings == expected_warnings(form.slug, form.mode, raw, language)
+        assert form.status == ui("static", language)
+        shown = snapshot(static_page, form)
+        assert shown["state"] == "static"
+        assert shown["outputs"] == form.outputs
+        assert shown["copyHidden"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("other", OTHER_PAGES, ids=lambda path: path.strip("/") or "home")
+def test_pages_without_calculator_stay_quiet(
+    page: Page, server: Server, recorder: Recorder, language: str, other: str
+) -> None:
+    """No engine is started where there is no calculator (and no error is logged)."""
+    page.goto(server.url(page_path(language, other)))
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(300)
+    assert not [url for url in recorder.requests if "pyodide" in url or "/engine/" in url]
+
+
+# --------------------------------------------------------------- live
+
+OBSERVE = """() => {
+  window.__calcRecords = [];
+  for (const form of document.querySelectorAll("form.calc")) {
+    new MutationObserver(() => {
+      window.__calcRecords.push({
+        mode: form.dataset.mode,
+        state: form.dataset.state,
+        stale: form.classList.contains("calc--stale"),
+        inputs: Object.fromEntries([...form.querySelectorAll("input[name]")]
+          .map((el) => [el.name, el.validity.badInput ? "1e" : el.value])),
+        outputs: Object.fromEntries([...form.querySelectorAll("output[data-output]")]
+          .map((el) => [el.dataset.output, el.textContent])),
+      });
+    }).observe(form, { subtree: true, childList: true, characterData: true,
+                       attributes: true, attributeFilter: ["data-state"] });
+  }
+}"""
+
+QUERY_IS = """(expected) => {
+  const sorted = (o) => JSON.stringify(Object.keys(o).sort().map((k) => [k, o[k]]));
+  return sorted(Object.fromEntries(new URLSearchParams(location.search))) === sorted(expected);
+}"""
+
+
+def assert_refuses(
+    shown: dict[str, Any], form: StaticForm, raw: dict[str, str], language: str
+) -> None:
+    """The form words the core's refusal of ``raw`` and shows no result."""
+    errors = expected_errors(form.slug, form.mode, raw, language)
+    assert shown["state"] == "invalid"
+    assert shown["errors"] == {name: errors.get(name, "") for name in form.inputs}
+    assert sorted(shown["invalid"]) == sorted(errors)
+    # Results not matching the inputs are not shown: no stale number remains.
+    assert set(shown["outputs"].values()) == {"—"}
+    assert shown["stale"]
+    assert shown["warnings"] == []
+    assert shown["status"] == ui("invalid", language)
+
+
+def query_of(url: str) -> dict[str, str]:
+    return dict(parse_qsl(urlsplit(url).query, keep_blank_values=True))
+
+
+def link_query(form: StaticForm, raw: dict[str, str]) -> dict[str, str]:
+    mode = {"mode": form.mode} if form.mode != form.default_mode else {}
+    return {**mode, **raw}
+
+
+def wait_for_query(page: Page, expected: dict[str, str]) -> None:
+    """The address bar mirrors the inputs (shortly after the last keystroke)."""
+    page.wait_for_function(QUERY_IS, arg=expected)
+
+
+def started_before_load(page: Page) -> bool:
+    started, loaded = page.evaluate(
+        """() => [performance.getEntriesByName("calc:start")[0].startTime,
+                  performance.getEntriesByType("navigation")[0].loadEventEnd]"""
+    )
+    return bool(started < loaded)
+
+
+def refusals(form: StaticForm) -> list[dict[str, str]]:
+    """Bad values for this form, derived from its declaration."""
+    spec = mode_of(form.slug, form.mode)
+    first = spec.inputs[0]
+    whole = next(item for item in spec.inputs if item.integer)
+    maximum = str(int(first.maximum)) if float(first.maximum).is_integer() else str(first.maximum)
+    cases = [
+        {first.name: maximum + "0"},
+        {first.name: ""},
+        {whole.name: "2.5"},
+    ]
+    cross = CROSS_FIELD[form.slug]
+    if set(cross) <= set(form.inputs):
+        cases.append(cross)
+    return cases
+
+
+def assert_records_match_inputs(page: Page, forms: list[StaticForm], language: str) -> None:
+    """Every result ever written matched the inputs on screen at that moment."""
+    records = page.evaluate("window.__calcRecords")
+    assert records, "no result was ever written"
+    by_mode = {form.mode: form for form in forms}
+    for record in records:
+        form = by_mode[record["mode"]]
+        if record["state"] == "invalid":
+            assert set(record["outputs"].values()) == {"—"}
+        elif record["state"] == "ready" and not record["stale"]:
+            expected = expected_outputs(form.slug, form.mode, record["inputs"], language)
+            assert record["outputs"] == expected, record
+
+
+@pytest.mark.parametrize(("language", "slug"), EVERY_PAGE)
+def test_live_results_follow_the_inputs(
+    page: Page, server: Server, language: str, slug: str
+) -> None:
+    """Goes live after load with the pre-rendered text; recomputes; words bad input.
+
+    Then keys typed faster than the replies come: the last result is right,
+    and no result ever shown belonged to other inputs than those on screen.
+    """
+    forms = forms_of(server, language, slug)
+    go_live(page, server.url(page_path(language, slug)))
+    assert not started_before_load(page), "the engine must wait for the page to load"
+    for form in forms:
+        shown = snapshot(page, form)
+        # Character for character what the build pre-rendered.
+        assert shown["outputs"] == form.outputs
+        assert shown["warnings"] == form.warnings
+        assert_shows(shown, form, form.inputs, language)
+    assert query_of(page.url) == {}
+    page.evaluate(OBSERVE)
+
+    for form in forms:
+        raw = {**form.inputs, **NEW_VALUES[(form.slug, form.mode)]}
+        type_values(page, form, NEW_VALUES[(form.slug, form.mode)])
+        assert_shows(settle(page, form), form, raw, language)
+        wait_for_query(page, link_query(form, raw))
+
+        for bad in refusals(form):
+            type_values(page, form, bad)
+            assert_refuses(settle(page, form), form, {**raw, **bad}, language)
+            type_values(page, form, {name: raw[name] for name in bad})
+            assert_shows(settle(page, form), form, raw, language)
+
+        # Text a number input rejects ("1e") reaches the core as text, not as nothing.
+        first = next(iter(form.inputs))
+        field = page.locator(f'{selector(form)} input[name="{first}"]')
+        field.fill("")
+        field.press_sequentially("1e")
+        shown = settle(page, form)
+        assert_refuses(shown, form, {**raw, first: "1e"}, language)
+        assert shown["errors"][first] == ui("not_a_number", language)
+        type_values(page, form, {first: raw[first]})
+        assert_shows(settle(page, form), form, raw, language)
+
+    # Fast typing: one key per event, then whole values, with no waiting.
+    form = forms[0]
+    new = NEW_VALUES[(form.slug, form.mode)]
+    first = next(iter(form.inputs))
+    field = page.locator(f'{selector(form)} input[name="{first}"]')
+    field.fill("")
+    field.press_sequentially("987654")
+    for _ in range(3):
+        type_values(page, form, form.inputs)
+        type_values(page, form, new)
+    final = {**form.inputs, **new}
+    assert_shows(settle(page, form), form, final, language)
+    wait_for_query(page, link_query(form, final))
+    assert_records_match_inputs(page, forms, language)
+
+
+@pytest.mark.parametrize(("language", "slug"), EVERY_PAGE)
+def test_a_shared_link_reproduces_its_case_under_a_sub_path(
+    subpath_page: Page, subpath_server: Server, language: str, slug: str
+) -> None:
+    """A link with the inputs (and a mode) fills that mode's form and computes it at once.
+
+    The site is published under /repo/, as a project site: every engine file
+    must be found relative to the page, and the links keep the sub-path.
+    """
+    page = subpath_page
+    forms = forms_of(subpath_server, language, slug)
+    target = forms[-1]  # the second mode where there is one: the link must name it
+    raw = {**target.inputs, **NEW_VALUES[(target.slug, target.mode)]}
+    query = link_query(target, raw)
+    url = f"{subpath_server.url(page_path(language, slug))}?{urlencode(query)}"
+    assert urlsplit(url).path.startswith("/repo/")
+    go_live(page, url)
+    assert started_before_load(page), "a link's case is computed without waiting for idle time"
+    for form in forms:
+        shown = snapshot(page, form)
+        if form is target:
+            assert_shows(shown, form, raw, language)
+        else:
+            assert shown["outputs"] == form.outputs
+            assert_shows(shown, form, form.inputs, language)
+
+    page.context.grant_permissions(
+        ["clipboard-read", "clipboard-write"], origin=subpath_server.origin
+    )
+    page.locator(f'{selector(target)} [data-action="copy-link"]').click()
+    page.wait_for_function(
+        "([s, text]) => document.querySelector(`${s} [data-status]`).textContent === text",
+        arg=[selector(target), ui("copied", language)],
+    )
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == page.url
+    assert urlsplit(copied).path == urlsplit(url).path
+    assert query_of(copied) == query
+
+    # Editing another form rewrites the link for that form, sub-path kept.
+    form = forms[0]
+    edited = {**form.inputs, **NEW_VALUES[(form.slug, form.mode)]}
+    type_values(page, form, NEW_VALUES[(form.slug, form.mode)])
+    assert_shows(settle(page, form), form, edited, language)
+    wait_for_query(page, link_query(form, edited))
+    assert urlsplit(page.url).path == urlsplit(url).path
+
+
+def test_values_from_a_link_are_data(page: Page, server: Server) -> None:
+    """Markup in a link is a bad number; a name no form has is reported in the status line."""
+    language = "fr"
+    form = forms_of(server, language, "pipeline-bubble")[0]
+    first = next(iter(form.inputs))
+    payload = '<img src="x" onerror="window.__pwned = 1">'
+    page.add_init_script(
+        """Object.defineProperty(navigator, "clipboard", {
+             value: { writeText: () => Promise.reject(new DOMException("denied")) },
+           });"""
+    )
+    url = server.url(page_path(language, "pipeline-bubble"))
+    page.goto(f"{url}?{urlencode({first: payload, 'typo': '1'})}")
+    page.wait_for_function(
+        "(s) => document.querySelector(s).dataset.state === 'invalid'",
+        arg=selector(form),
+        timeout=BOOT_TIMEOUT_MS,
+    )
+    shown = snapshot(page, form)
+    assert shown["errors"][first] == ui("not_a_number", language)
+    assert shown["invalid"] == [first]
+    assert shown["status"] == ui("unknown_field", language)
+    assert set(shown["outputs"].values()) == {"—"}
+    assert page.evaluate("document.querySelectorAll('form.calc img').length") == 0
+    assert page.evaluate("window.__pwned") is None
+    # Correcting the field drops the stray name with the rest of the old link.
+    type_values(page, form, {first: form.inputs[first]})
+    assert_shows(settle(page, form), form, form.inputs, language)
+    wait_for_query(page, form.inputs)
+    # A clipboard that refuses: the status says where the link is instead.
+    page.locator(f'{selector(form)} [data-action="copy-link"]').click()
+    page.wait_for_function(
+        "([s, text]) => document.querySelector(`${s} [data-status]`).textContent === text",
+        arg=[selector(form), ui("copy_failed", language)],
+    )
+    assert query_of(page.url) == form.inputs
+
+
+# --------------------------------------------------------------- engine failure
+
+
+def assert_example_restored(page: Page, forms: list[StaticForm], language: str) -> None:
+    for form in forms:
+        shown = snapshot(page, form)
+        assert shown["state"] == "failed"
+        assert shown["status"] == ui("failed", language)
+        assert shown["inputs"] == form.inputs
+        assert shown["outputs"] == form.outputs
+        assert shown["warnings"] == form.warnings
+        assert not shown["stale"]
+        assert shown["invalid"] == []
+        assert shown["copyHidden"]
+        assert not shown["busy"]
+        # Read-only: the example keeps matching what is shown.
+        assert shown["readonly"] == len(form.inputs)
+
+
+FAILED = """() => [...document.querySelectorAll("form.calc")]
+  .every((form) => form.dataset.state === "failed")"""
+
+
+@pytest.mark.parametrize(("language", "slug"), EVERY_PAGE)
+def test_engine_that_never_boots_falls_back_to_the_example(
+    page: Page, server: Server, recorder: Recorder, language: str, slug: str
+) -> None:
+    """No WebAssembly binary: loadPyodide hangs; after 30 s the example comes back, labelled."""
+    recorder.expect_errors = True
+    forms = forms_of(server, language, slug)
+    form = forms[0]
+
+    def block(route: Route) -> None:
+        route.abort()
+
+    page.route("**/*.wasm", block)
+    page.clock.install()
+    first = next(iter(form.inputs))
+    # A link's values: they must give way to the example they are not.
+    url = f"{server.url(page_path(language, slug))}?{first}={form.inputs[first]}1"
+    with page.expect_event("requestfailed", lambda request: request.url.endswith(".wasm")):
+        page.goto(url)
+    shown = snapshot(page, form)
+    assert shown["state"] == "loading"
+    assert shown["inputs"][first] == form.inputs[first] + "1"
+    assert set(shown["outputs"].values()) == {"—"}
+    assert shown["busy"]
+    page.clock.run_for(31_000)
+    page.wait_for_function(FAILED)
+    assert_example_restored(page, forms, language)
+
+
+@pytest.mark.parametrize("missing", ["calculator-worker.mjs", "pyodide.mjs", "*.whl"])
+def test_missing_engine_file_fails_fast(
+    page: Page, server: Server, recorder: Recorder, missing: str
+) -> None:
+    """A worker or runtime file that does not load ends in the failed state, not a spinner."""
+    recorder.expect_errors = True
+    language, slug = "it", "data-parallel-scaling"
+    forms = forms_of(server, language, slug)
+    page.route(f"**/{missing}", lambda route: route.fulfill(status=404, body="missing"))
+    page.goto(server.url(page_path(language, slug)) + "?devices=8")
+    page.wait_for_function(FAILED, timeout=BOOT_TIMEOUT_MS)
+    assert_example_restored(page, forms, language)
