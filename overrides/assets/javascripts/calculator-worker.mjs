@@ -1,17 +1,65 @@
 // The calculators' engine: Pyodide and the core's wheel, in a module worker.
 //
-// The page starts one worker and sends {type: "boot", pyodide, wheel} with
-// absolute URLs. The worker answers with {type: "progress", step, steps},
+// The page starts one worker and sends {type: "boot", pyodide, wheel, locales}
+// with absolute URLs. The worker answers with {type: "progress", step, steps},
 // then {type: "ready", seconds} or {type: "failed", error}. After "ready" the
-// page sends {id, slug, request} (request: an object of raw values by input
-// name, optional "mode") and gets {id, reply} (the parsed JSON reply of
-// calculator.web.evaluate) or {id, error}.
+// page sends {id, slug, request, locale, styles} (request: an object of raw
+// values by input name, optional "mode"; styles: display style by output name)
+// and gets {id, reply, texts} (reply: the parsed JSON reply of
+// calculator.web.evaluate; texts: {outputs: {name: text}} or {bounds: [text]},
+// formatted for the locale) or {id, error}.
+//
+// Formatting happens here, off the page's main thread: the first
+// Intl.NumberFormat of a locale costs tens of milliseconds. The core has
+// already rounded, and `display` holds decimal strings, which Intl reads
+// exactly, so the texts match the build's Babel output character for character.
 //
 // Only strings cross between JavaScript and Python: the one PyProxy, for
 // calculator.web.evaluate, lives as long as the worker.
 
 const STEPS = 3;
+const DASH = "—";
+const TIMES = "×";
 let evaluate = null;
+
+const formatters = new Map();
+
+function formatter(locale, percent) {
+  const key = `${locale}\u0000${percent}`;
+  let format = formatters.get(key);
+  if (!format) {
+    const options = { maximumFractionDigits: 20 };
+    if (percent) options.style = "percent";
+    format = new Intl.NumberFormat(locale, options);
+    formatters.set(key, format);
+  }
+  return format;
+}
+
+function formatDisplay(text, style, locale) {
+  if (text === null || text === undefined) return DASH;
+  const shown = formatter(locale, style === "percent").format(String(text));
+  return style === "multiplier" ? shown + TIMES : shown;
+}
+
+function texts(reply, locale, styles) {
+  if (reply && reply.ok) {
+    const display = reply.display && typeof reply.display === "object" ? reply.display : {};
+    const outputs = {};
+    for (const [name, style] of Object.entries(styles || {})) {
+      outputs[name] = formatDisplay(display[name], style, locale);
+    }
+    return { outputs };
+  }
+  const errors = reply && Array.isArray(reply.errors) ? reply.errors : [];
+  return {
+    bounds: errors.map((error) =>
+      error.bound === null || error.bound === undefined
+        ? null
+        : formatter(locale, false).format(String(error.bound)),
+    ),
+  };
+}
 
 function post(message) {
   self.postMessage(message);
@@ -31,8 +79,10 @@ async function runtime(pyodideURL) {
   return pyodide;
 }
 
-async function boot({ pyodide: pyodideURL, wheel: wheelURL }) {
+async function boot({ pyodide: pyodideURL, wheel: wheelURL, locales }) {
   const started = performance.now();
+  // Load each locale's number data now, while the runtime downloads.
+  for (const locale of locales || []) [false, true].forEach((p) => formatter(locale, p));
   // The wheel downloads while the runtime boots; either failing fails at once.
   const [pyodide, wheel] = await Promise.all([runtime(pyodideURL), fetchWheel(wheelURL)]);
   pyodide.unpackArchive(new Uint8Array(wheel), "wheel");
@@ -41,9 +91,10 @@ async function boot({ pyodide: pyodideURL, wheel: wheelURL }) {
   post({ type: "ready", seconds: (performance.now() - started) / 1000 });
 }
 
-function compute({ id, slug, request }) {
+function compute({ id, slug, request, locale, styles }) {
   try {
-    post({ id, reply: JSON.parse(evaluate(String(slug), JSON.stringify(request))) });
+    const reply = JSON.parse(evaluate(String(slug), JSON.stringify(request)));
+    post({ id, reply, texts: texts(reply, locale, styles) });
   } catch (error) {
     post({ id, error: String(error) });
   }

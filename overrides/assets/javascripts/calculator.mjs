@@ -16,35 +16,6 @@ const QUIET_MS = 500; // results announced once typing pauses
 const ADDRESS_MS = 250; // the address bar follows the inputs once typing pauses
 const BAD_INPUT = "?"; // what the core gets for text a number input rejected
 const DASH = "—";
-const TIMES = "×";
-
-// ---------------------------------------------------------------- formatting
-
-const formatters = new Map();
-
-function formatter(locale, percent) {
-  const key = `${locale}\u0000${percent}`;
-  let format = formatters.get(key);
-  if (!format) {
-    const options = { maximumFractionDigits: 20 };
-    if (percent) options.style = "percent";
-    format = new Intl.NumberFormat(locale, options);
-    formatters.set(key, format);
-  }
-  return format;
-}
-
-// The core has already rounded: `display` is a decimal string, which
-// Intl.NumberFormat reads exactly. Percent values are fractions.
-function formatDisplay(text, style, locale) {
-  if (text === null || text === undefined) return DASH;
-  const shown = formatter(locale, style === "percent").format(String(text));
-  return style === "multiplier" ? shown + TIMES : shown;
-}
-
-function formatBound(bound, locale) {
-  return formatter(locale, false).format(String(bound));
-}
 
 // ---------------------------------------------------------------- one form
 
@@ -91,6 +62,10 @@ class Calc {
     this.inputs = [...form.querySelectorAll("input[name]")];
     this.byName = new Map(this.inputs.map((input) => [input.name, input]));
     this.outputs = [...form.querySelectorAll("output[data-output]")];
+    // How the worker formats each result (number, percent, multiplier).
+    this.styles = Object.fromEntries(
+      this.outputs.map((output) => [output.dataset.output, output.dataset.style || "number"]),
+    );
     this.errors = new Map(
       [...form.querySelectorAll("[data-error-for]")].map((el) => [el.dataset.errorFor, el]),
     );
@@ -104,7 +79,6 @@ class Calc {
       warnings: this.warnings ? [...this.warnings.children].map((li) => li.cloneNode(true)) : [],
     };
     this.raw = new Map(); // values from the URL that a number input cannot hold
-    this.extra = new Map(); // keys of the URL that are no input of this form
     this.latest = 0; // id of the request whose reply may be shown; 0: none
     this.frame = 0;
     this.slowTimer = 0;
@@ -115,11 +89,9 @@ class Calc {
     if (this.copy) this.copy.addEventListener("click", () => this.copyLink());
   }
 
-  message(code, bound) {
+  message(code, boundText) {
     const text = this.messages[code] ?? this.messages.invalid ?? code;
-    return bound === null || bound === undefined
-      ? text
-      : text.replaceAll("{bound}", formatBound(bound, this.locale));
+    return typeof boundText === "string" ? text.replaceAll("{bound}", boundText) : text;
   }
 
   setState(state, statusText) {
@@ -134,14 +106,12 @@ class Calc {
 
   // ------------------------------------------------------------ the inputs
 
+  // Only this form's inputs are read from the URL: other keys (a tracking
+  // parameter a wiki or a mailer adds, say) are none of its business.
   fill(params) {
     for (const [key, value] of params) {
-      if (key === "mode") continue;
       const input = this.byName.get(key);
-      if (!input) {
-        this.extra.set(key, value);
-        continue;
-      }
+      if (!input) continue;
       input.value = value;
       if (input.value !== value) input.value = value.trim();
       // Text a number input cannot hold still goes to the core, which words it.
@@ -155,7 +125,7 @@ class Calc {
   }
 
   request() {
-    const entries = [...this.extra];
+    const entries = [];
     for (const input of this.inputs) entries.push([input.name, this.rawValue(input)]);
     entries.push(["mode", this.mode]);
     return Object.fromEntries(entries);
@@ -173,7 +143,6 @@ class Calc {
   isExample() {
     return (
       this.raw.size === 0 &&
-      this.extra.size === 0 &&
       this.inputs.every((input) => input.value === input.defaultValue && !input.validity.badInput)
     );
   }
@@ -183,7 +152,6 @@ class Calc {
     if (!input || !input.name || !this.byName.has(input.name)) return;
     if (engine.state === "failed") return;
     this.raw.delete(input.name);
-    this.extra.clear(); // the URL they came from is about to be rewritten
     showAddress(this);
     if (engine.state === "ready") {
       this.latest = 0; // a reply to an older request is now out of date
@@ -213,13 +181,17 @@ class Calc {
     this.slowTimer = setTimeout(() => this.form.classList.add("calc--stale"), SLOW_REPLY_MS);
   }
 
-  receive(id, reply) {
+  receive(id, reply, texts) {
     if (id !== this.latest) return; // a newer input is on screen
     this.latest = 0;
     clearTimeout(this.slowTimer);
     this.setBusy(false);
-    if (reply && reply.ok) this.showResults(reply);
-    else this.showErrors(reply && Array.isArray(reply.errors) ? reply.errors : []);
+    const shown = texts && typeof texts === "object" ? texts : {};
+    if (reply && reply.ok) this.showResults(reply, shown.outputs ?? {});
+    else {
+      const errors = reply && Array.isArray(reply.errors) ? reply.errors : [];
+      this.showErrors(errors, Array.isArray(shown.bounds) ? shown.bounds : []);
+    }
     if (this.copy) this.copy.hidden = false;
     this.quiet();
   }
@@ -243,14 +215,9 @@ class Calc {
     this.outputs.forEach((output, index) => setText(output, texts[index]));
   }
 
-  showResults(reply) {
-    const display = reply.display && typeof reply.display === "object" ? reply.display : {};
+  showResults(reply, texts) {
     this.clearErrors();
-    this.setOutputs(
-      this.outputs.map((output) =>
-        formatDisplay(display[output.dataset.output], output.dataset.style, this.locale),
-      ),
-    );
+    this.setOutputs(this.outputs.map((output) => texts[output.dataset.output] ?? DASH));
     if (this.warnings) {
       const codes = Array.isArray(reply.warnings) ? reply.warnings : [];
       const current = [...this.warnings.children].map((li) => li.textContent);
@@ -270,11 +237,11 @@ class Calc {
     this.setState("ready");
   }
 
-  showErrors(errors) {
+  showErrors(errors, bounds) {
     const byField = new Map();
     const general = [];
-    for (const error of errors) {
-      const text = this.message(error.code, error.bound);
+    for (const [index, error] of errors.entries()) {
+      const text = this.message(error.code, bounds[index]);
       if (typeof error.field === "string" && this.byName.has(error.field)) {
         if (!byField.has(error.field)) byField.set(error.field, text);
       } else {
@@ -309,7 +276,7 @@ class Calc {
   showLoading(step, steps) {
     this.setBusy(true);
     let text = this.messages.loading ?? "";
-    if (steps) text += ` ${formatter(this.locale, true).format(step / (steps + 1))}`;
+    if (steps) text += ` (${step}/${steps + 1})`;
     this.setState("loading", text);
     if (this.copy) this.copy.hidden = true;
   }
@@ -320,7 +287,6 @@ class Calc {
     this.latest = 0;
     clearTimeout(this.slowTimer);
     this.raw.clear();
-    this.extra.clear();
     for (const input of this.inputs) {
       input.value = input.defaultValue;
       input.readOnly = true; // the example stays true to what is shown
@@ -393,12 +359,10 @@ const engine = {
       this.fail();
     });
     this.worker.addEventListener("messageerror", () => this.fail());
-    this.worker.postMessage({ type: "boot", pyodide, wheel });
-    // Intl's first formatter for a locale loads its data: do it while the
-    // engine boots, one small task each, not when the first results arrive.
-    for (const locale of new Set(calcs.map((calc) => calc.locale))) {
-      for (const percent of [false, true]) idle(() => formatter(locale, percent));
-    }
+    // The worker formats results too: Intl's first formatter loads locale
+    // data for tens of milliseconds, which the page's main thread never pays.
+    const locales = [...new Set(calcs.map((calc) => calc.locale))];
+    this.worker.postMessage({ type: "boot", pyodide, wheel, locales });
   },
 
   onMessage(message) {
@@ -419,7 +383,7 @@ const engine = {
       if (this.pending.size) this.armReplyTimer();
       if (message.error !== undefined) this.fail();
       else if (calc) {
-        calc.receive(message.id, message.reply);
+        calc.receive(message.id, message.reply, message.texts);
         if (!this.live) performance.mark("calc:live"); // first results: for measurements
         this.live = true;
       }
@@ -430,7 +394,13 @@ const engine = {
     const id = this.nextId++;
     this.pending.set(id, calc);
     if (this.pending.size === 1) this.armReplyTimer();
-    this.worker.postMessage({ id, slug: calc.slug, request });
+    this.worker.postMessage({
+      id,
+      slug: calc.slug,
+      request,
+      locale: calc.locale,
+      styles: calc.styles,
+    });
     return id;
   },
 
@@ -469,7 +439,7 @@ function main() {
 
   // A link carrying a case fills the form of its mode (else the default mode's).
   const params = new URLSearchParams(location.search);
-  const carriesInputs = [...params.keys()].some((key) => key !== "mode");
+  const carriesInputs = calcs.some((calc) => [...params.keys()].some((key) => calc.byName.has(key)));
   if (carriesInputs) {
     const wanted = params.get("mode");
     for (const slug of new Set(calcs.map((calc) => calc.slug))) {
