@@ -1,0 +1,79 @@
+"""The directives and formulas, expanded without MkDocs."""
+
+from __future__ import annotations
+
+import pytest
+from calcsite.directives import DirectiveError, Page, expand
+from jinja2 import Environment, FileSystemLoader
+
+from .conftest import ROOT
+
+
+def page(language: str) -> Page:
+    return Page(language=language, env=Environment(loader=FileSystemLoader(ROOT / "overrides")))
+
+
+@pytest.mark.parametrize(
+    ("directive", "language", "text"),
+    [
+        ("data-parallel-scaling actual", "en", "115,200"),
+        ("data-parallel-scaling lost", "fr", "12\u202f800"),
+        ("data-parallel-scaling throughput", "it", "2000"),
+        ("data-parallel-scaling/measure efficiency measured=100000", "en", "78.13%"),
+        ("pipeline-bubble bubble_overhead chunks=2", "en", "18.75%"),
+        ("pipeline-bubble bubble_overhead stages=16 micro_batches=128", "fr", "11,72\u00a0%"),
+        ("pipeline-bubble idle_share stages=16 micro_batches=128", "it", "10,49%"),
+        ("effective-batch-size/accumulation accumulation_steps", "en", "128"),
+        ("effective-batch-size tokens_per_step sequence_length=", "en", "—"),
+        ("effective-batch-size sequence_length sequence_length=", "en", "—"),
+    ],
+)
+def test_value_directive_prints_the_core_result_in_the_page_language(
+    directive: str, language: str, text: str
+) -> None:
+    assert expand(f"x <!-- md:value {directive} --> y", page(language)) == f"x {text} y"
+
+
+def test_fenced_code_keeps_directives_and_dollars_verbatim() -> None:
+    markdown = "```\n<!-- md:value pipeline-bubble idle_share -->\n$$\nx\n$$\n```\n"
+    assert expand(markdown, page("en")) == markdown
+
+
+def test_math_becomes_mathml() -> None:
+    html = expand("Inline \\( d \\cdot v \\).\n\n$$\nI = d \\cdot v\n$$\n", page("en"))
+    assert '<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline">' in html
+    assert 'display="block"' in html
+    assert "\\cdot" not in html
+
+
+def test_reference_table_lists_every_input_with_bounds_and_default() -> None:
+    html = expand("<!-- md:reference data-parallel-scaling -->", page("fr"))
+    assert html.count("<table") == 4  # inputs and outputs of two modes
+    assert "<code>efficiency</code>" in html
+    assert "&gt; 0" in html or "> 0" in html
+
+
+@pytest.mark.parametrize(
+    "directive",
+    [
+        "<!-- md:calculator -->",
+        "<!-- md:calculator a b -->",
+        "<!-- md:reference pipeline-bubble/bubble -->",
+        "<!-- md:value pipeline-bubble -->",
+        "<!-- md:value pipeline-bubble idle_share stages -->",
+        "<!-- md:value pipeline-bubble idle_share stages=abc -->",
+    ],
+)
+def test_malformed_directives_raise(directive: str) -> None:
+    with pytest.raises(DirectiveError):
+        expand(directive, page("en"))
+
+
+def test_inline_code_keeps_directives_verbatim() -> None:
+    markdown = "Write `<!-- md:value pipeline-bubble idle_share -->` in a page."
+    assert expand(markdown, page("en")) == markdown
+
+
+def test_inline_math_opening_a_paragraph_stays_inline() -> None:
+    html = expand("\\( p \\) stages.", page("en"))
+    assert html.startswith('<span class="calc-math-inline"><math')

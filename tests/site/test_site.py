@@ -1,0 +1,263 @@
+"""The real site, built once: pages, languages, pre-rendered results, links, origins."""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from urllib.parse import unquote, urljoin, urlsplit
+
+import pytest
+
+from calculator import CALCULATORS
+
+from .html import Document
+
+SITE_PATH = "/calc/"  # the path of the SITE_URL the fixture builds with
+LANGUAGES = {"en": "", "fr": "fr/", "it": "it/"}
+PAGES = [
+    "",
+    "data-parallel-scaling/",
+    "effective-batch-size/",
+    "pipeline-bubble/",
+    "automation/",
+    "performance/",
+]
+CALCULATOR_PAGES = [slug + "/" for slug in CALCULATORS]
+
+
+def page(site: Path, language: str, path: str) -> Document:
+    return Document((site / LANGUAGES[language] / path / "index.html").read_text(encoding="utf-8"))
+
+
+def all_pages(site: Path) -> list[Path]:
+    return sorted(site.rglob("*.html"))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("path", PAGES)
+def test_every_page_exists_in_every_language_with_its_lang_and_description(
+    site: Path, language: str, path: str
+) -> None:
+    document = page(site, language, path)
+    assert document.find("html").attrs["lang"] == language
+    description = document.find("meta", name="description").attrs["content"]
+    assert 50 <= len(description) <= 170
+    assert document.find("time", datetime=True).attrs["datetime"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("path", CALCULATOR_PAGES)
+def test_each_calculator_page_renders_every_mode_of_its_calculator(
+    site: Path, language: str, path: str
+) -> None:
+    calculator = CALCULATORS[path.strip("/")]
+    forms = page(site, language, path).find_all("form", data_calc=calculator.slug)
+    assert [form.attrs["data-mode"] for form in forms] == [mode.name for mode in calculator.modes]
+    assert all(form.attrs["data-state"] == "static" for form in forms)
+
+
+# Known values from the issue: the same results, formatted by CLDR for each language.
+PRE_RENDERED = {
+    "en": {"ideal": "128,000", "actual": "115,200", "speedup": "57.6×", "lost": "12,800"},
+    "fr": {
+        "ideal": "128\u202f000",
+        "actual": "115\u202f200",
+        "speedup": "57,6×",
+        "lost": "12\u202f800",
+    },
+    "it": {"ideal": "128.000", "actual": "115.200", "speedup": "57,6×", "lost": "12.800"},
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_data_parallel_scaling_example_is_pre_rendered_in_the_page_language(
+    site: Path, language: str
+) -> None:
+    document = page(site, language, "data-parallel-scaling/")
+    for output, text in PRE_RENDERED[language].items():
+        assert document.find("output", data_output=output).text == text
+
+
+@pytest.mark.parametrize(
+    ("language", "path", "output", "text"),
+    [
+        ("en", "effective-batch-size/", "tokens_per_step", "4,194,304"),
+        ("fr", "effective-batch-size/", "tokens_per_step", "4\u202f194\u202f304"),
+        ("it", "effective-batch-size/", "global_batch", "1024"),
+        ("en", "pipeline-bubble/", "bubble_overhead", "37.5%"),
+        ("fr", "pipeline-bubble/", "bubble_overhead", "37,5\u00a0%"),
+        ("it", "pipeline-bubble/", "idle_share", "27,27%"),
+    ],
+)
+def test_sibling_examples_are_pre_rendered_with_cldr_formats(
+    site: Path, language: str, path: str, output: str, text: str
+) -> None:
+    assert page(site, language, path).find("output", data_output=output).text == text
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_worked_example_numbers_come_from_the_core(site: Path, language: str) -> None:
+    html = page(site, language, "data-parallel-scaling/").html
+    main = html[html.index('<article class="md-content__inner') :]
+    prose = main[main.index("</form>", main.index("</form>") + 1) :]
+    for text in PRE_RENDERED[language].values():
+        assert text in prose
+    assert "md:value" not in html
+    assert "md:calculator" not in html
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_formulas_are_mathml_with_no_math_script(site: Path, language: str) -> None:
+    document = page(site, language, "data-parallel-scaling/")
+    assert document.find_all("math")
+    scripts = " ".join(script.attrs.get("src", "") for script in document.find_all("script"))
+    assert "mathjax" not in scripts.lower()
+    assert "katex" not in scripts.lower()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("path", PAGES)
+def test_language_switcher_leads_to_the_same_page_in_each_language(
+    site: Path, language: str, path: str
+) -> None:
+    document = page(site, language, path)
+    here = f"{SITE_PATH}{LANGUAGES[language]}{path}"
+    links = {
+        link.attrs["hreflang"]: urljoin(here, link.attrs["href"])
+        for link in document.find_all("a", class_="md-select__link")
+    }
+    # Absolute paths under site_url's path, which is how they survive a sub-path.
+    assert links == {other: f"{SITE_PATH}{prefix}{path}" for other, prefix in LANGUAGES.items()}
+
+
+def test_no_head_alternate_links_send_material_after_missing_sitemaps(site: Path) -> None:
+    for path in all_pages(site):
+        assert 'rel="alternate"' not in path.read_text(encoding="utf-8"), path
+
+
+def test_sitemap_publishes_absolute_hreflang_alternates(site: Path) -> None:
+    namespace = {
+        "s": "http://www.sitemaps.org/schemas/sitemap/0.9",
+        "x": "http://www.w3.org/1999/xhtml",
+    }
+    tree = ET.parse(site / "sitemap.xml")
+    urls = tree.getroot().findall("s:url", namespace)
+    assert len(urls) == len(PAGES) * len(LANGUAGES)
+    for url in urls:
+        alternates = {
+            link.attrib["hreflang"]: link.attrib["href"]
+            for link in url.findall("x:link", namespace)
+        }
+        assert set(alternates) == set(LANGUAGES)
+        assert all(
+            href.startswith("https://docs.example.org/calc/") for href in alternates.values()
+        )
+
+
+_RESOURCE = re.compile(r"""(?:src|href)\s*=\s*["']([^"']+)["']""")
+_CSS_URL = re.compile(r"""url\(\s*["']?([^"')]+)""")
+
+
+def test_no_page_or_stylesheet_requests_another_origin(site: Path) -> None:
+    offenders = []
+    for path in all_pages(site):
+        document = Document(path.read_text(encoding="utf-8"))
+        for element in document.elements:
+            if element.tag == "a":
+                continue  # a hyperlink is not a request
+            for name in ("src", "href", "content"):
+                value = element.attrs.get(name, "")
+                if element.tag == "meta" and not element.attrs.get("name", "").startswith("calc:"):
+                    continue
+                if element.tag == "link" and element.attrs.get("rel") == "canonical":
+                    continue  # names the page, requests nothing
+                if value.startswith(("http:", "https:", "//")):
+                    offenders.append((path.relative_to(site), element.tag, value))
+    for path in site.rglob("*.css"):
+        for value in _CSS_URL.findall(path.read_text(encoding="utf-8")):
+            if value.startswith(("http:", "https:", "//")):
+                offenders.append((path.relative_to(site), "css", value))
+    assert offenders == []
+
+
+def test_every_internal_link_and_anchor_resolves(site: Path) -> None:
+    broken = []
+    ids: dict[Path, set[str]] = {}
+    for path in all_pages(site):
+        document = Document(path.read_text(encoding="utf-8"))
+        ids[path] = {element.attrs["id"] for element in document.elements if "id" in element.attrs}
+    for path in all_pages(site):
+        document = Document(path.read_text(encoding="utf-8"))
+        for element in document.find_all("a", href=True) + document.find_all("link", href=True):
+            href = element.attrs["href"]
+            parts = urlsplit(href)
+            if parts.scheme or href.startswith(("//", "mailto:")) or not href:
+                continue
+            if href.startswith("/"):
+                # Only under site_url's path (Material's 404 page, the language links).
+                assert href.startswith(SITE_PATH), f"{path}: {href} breaks under a sub-path"
+                target = site / unquote(parts.path).removeprefix(SITE_PATH)
+            elif parts.path:
+                target = (path.parent / unquote(parts.path)).resolve()
+            else:
+                target = path
+            if target.is_dir():
+                target = target / "index.html"
+            missing_anchor = bool(parts.fragment) and parts.fragment not in ids.get(target, set())
+            if not target.exists() or (target.suffix == ".html" and missing_anchor):
+                broken.append((path.relative_to(site), href))
+    assert broken == []
+
+
+def test_engine_files_are_in_the_site_with_a_hashed_wheel(site: Path) -> None:
+    document = page(site, "fr", "pipeline-bubble/")
+    metas = {
+        meta.attrs["name"]: meta.attrs["content"]
+        for meta in document.find_all("meta")
+        if meta.attrs.get("name", "").startswith("calc:")
+    }
+    base = site / "fr" / "pipeline-bubble"
+    for name in ("calc:worker", "calc:pyodide", "calc:wheel"):
+        assert (base / metas[name]).resolve().is_file(), name
+    assert re.search(r"assets/engine/[0-9a-f]{16}/[^/]+\.whl$", metas["calc:wheel"])
+    runtime = (base / metas["calc:pyodide"]).resolve().parent
+    assert sorted(path.name for path in runtime.iterdir()) == sorted(
+        [
+            "pyodide.mjs",
+            "pyodide.asm.mjs",
+            "pyodide.asm.wasm",
+            "python_stdlib.zip",
+            "pyodide-lock.json",
+        ]
+    )
+
+
+def test_no_inline_script_of_our_own(site: Path) -> None:
+    for path in all_pages(site):
+        for script in Document(path.read_text(encoding="utf-8")).find_all("script"):
+            if "src" in script.attrs or script.attrs.get("type") == "application/json":
+                continue
+            # The only inline scripts are Material's own boot code; ours never are.
+            assert "__md_" in script.text or "__tabbed_" in script.text, path
+
+
+def test_form_messages_are_json_in_the_page_language(site: Path) -> None:
+    form = page(site, "it", "data-parallel-scaling/").find(
+        "form", data_calc="data-parallel-scaling"
+    )
+    messages = json.loads(form.attrs["data-messages"])
+    assert messages["required"] == "Inserisci un valore."
+    assert form.attrs["data-locale"] == "it"
+
+
+def test_search_index_covers_every_page_in_every_language_with_its_stemmer(site: Path) -> None:
+    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    assert set(index["config"]["lang"]) == set(LANGUAGES)
+    locations = {doc["location"] for doc in index["docs"]}
+    for prefix in LANGUAGES.values():
+        for path in PAGES:
+            assert f"{prefix}{path}" in locations
+    french = [doc for doc in index["docs"] if doc["location"] == "fr/pipeline-bubble/"]
+    assert "bulle" in french[0]["title"].lower()
