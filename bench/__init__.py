@@ -1,0 +1,1 @@
+"""The benchmark: ``python -m bench`` (``./dev bench``); see the Performance page."""

@@ -1,0 +1,267 @@
+"""``python -m bench`` (``./dev bench``): measure the site against the floor of its approach.
+
+Builds the site, serves it on 127.0.0.1 with gzip and GitHub Pages' caching
+headers, drives Debian's chromium, runs Lighthouse, times the build as the
+site grows, prints one table and writes ``.bench/results.json``. The exit
+status is 0 whether or not the targets hold (each is printed PASS or MISS);
+it is 1 only when the benchmark itself could not run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import math
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import sync_playwright
+
+from . import lighthouse, report
+from .floor import write_floor
+from .pages import CalcPage, calculator_pages, recompute_steps, shared_link
+from .scaling import build_site, scaled_build
+from .server import start
+from .sizes import engine_of, inventory
+from .timing import CHROMIUM, Target, Timer, median, percentile
+
+ROOT = Path(__file__).resolve().parents[1]
+OUTPUT = ROOT / ".bench"
+
+
+def _log(message: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def _version(command: list[str]) -> str:
+    try:
+        return subprocess.run(command, capture_output=True, text=True, check=False).stdout.strip()
+    except OSError:
+        return "?"
+
+
+def _cpu() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "?"
+
+
+def _machine() -> dict[str, Any]:
+    return {
+        "date": datetime.date.today().isoformat(),
+        "cores": os.cpu_count(),
+        "cpu": _cpu(),
+        "load_average_before": round(os.getloadavg()[0], 2),
+        "python": platform.python_version(),
+        "chromium": _version([CHROMIUM, "--version"]),
+        "node": _version(["node", "--version"]),
+    }
+
+
+def _calc_target(page: CalcPage) -> Target:
+    query, texts = shared_link(page.main)
+    return Target(
+        name=page.path,
+        path=f"{page.path}?{query}",
+        ready=f'{page.main.selector}[data-state="ready"]',
+        outputs="output[data-output]",
+        texts=texts,
+    )
+
+
+def _arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="fewer runs: 3 visits, 40 changes, Lighthouse in English only, builds 1× and 5×",
+    )
+    parser.add_argument("--runs", type=int, help="visits per page, cold and warm (default 5)")
+    parser.add_argument("--changes", type=int, help="input changes per page (default 120)")
+    parser.add_argument(
+        "--factors", help="build-scaling factors, comma-separated (default 1,10,50)"
+    )
+    parser.add_argument("--skip", default="", help="comma-separated: timing,lighthouse,scaling")
+    parser.add_argument("--output", type=Path, default=OUTPUT / "results.json")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark; return the exit status."""
+    args = _arguments(argv)
+    runs = args.runs or (3 if args.quick else 5)
+    changes = args.changes or (40 if args.quick else 120)
+    factors = [int(f) for f in (args.factors or ("1,5" if args.quick else "1,10,50")).split(",")]
+    skip = {part.strip() for part in args.skip.split(",") if part.strip()}
+    started = time.perf_counter()
+    results: dict[str, Any] = {
+        "machine": _machine(),
+        "settings": {"runs": runs, "changes": changes},
+    }
+
+    site = OUTPUT / "site"
+    shutil.rmtree(site, ignore_errors=True)
+    _log("building the site")
+    results["build_seconds"] = build_site(site)
+    pages = calculator_pages(site)
+    if not pages:
+        _log("no calculator page in the site")
+        return 1
+    english = [page for page in pages if page.language == "en"]
+    first_html = (site / pages[0].path / "index.html").read_text(encoding="utf-8")
+    engine = engine_of(first_html, "/" + pages[0].path)
+    pyodide_mjs = engine.folders[0].lstrip("/") + "pyodide.mjs"
+    floor = Target(
+        name="floor",
+        path=write_floor(site, pyodide_mjs),
+        ready='body[data-state="ready"]',
+        outputs="output",
+        texts=("2",),
+    )
+    results["pages"] = {page.path: {"prerendered": page.prerendered()} for page in pages}
+
+    server = start(site)
+    try:
+        with sync_playwright() as playwright:
+            timer = Timer(playwright, server)
+            # A first visit of each page: what it downloads (which also warms the
+            # server's gzip cache, as a CDN's would be).
+            for page in pages:
+                _log(f"inventory {page.path}")
+                html = (site / page.path / "index.html").read_text(encoding="utf-8")
+                run = timer.cold(_calc_target(page))
+                found = inventory(site, "/", run.requests, engine_of(html, "/" + page.path))
+                results["pages"][page.path]["bytes"] = {
+                    "before": {kind: asdict(size) for kind, size in found.before.items()},
+                    "page": asdict(found.page),
+                    "everything_before": asdict(found.everything_before),
+                    "engine": {name: asdict(size) for name, size in found.engine.items()},
+                    "engine_total": asdict(found.engine_total),
+                    "missing": found.missing,
+                    "requests": run.requests,
+                }
+            if "timing" not in skip:
+                results["first_live"] = _first_live(timer, floor, english, runs)
+                results["recompute"] = _recompute(timer, english, changes)
+    finally:
+        server.stop()
+
+    if "lighthouse" not in skip:
+        results["lighthouse"] = _lighthouse(site, english if args.quick else pages, floor.path)
+    if "scaling" not in skip:
+        results["scaling"] = []
+        for factor in factors:
+            _log(f"build with the calculator pages ×{factor}")
+            results["scaling"].append(asdict(scaled_build(factor)))
+
+    results["machine"]["load_average_after"] = round(os.getloadavg()[0], 2)
+    results["seconds"] = round(time.perf_counter() - started, 1)
+    results["targets"] = report.targets(results)
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(json.dumps(results, indent=2, ensure_ascii=False), encoding="utf-8")
+    print(report.table(results))
+    shown = args.output.relative_to(ROOT) if args.output.is_relative_to(ROOT) else args.output
+    print(f"\nJSON: {shown}")
+    return 0
+
+
+def _first_live(timer: Timer, floor: Target, pages: list[CalcPage], runs: int) -> dict[str, Any]:
+    """Cold and warm visits of the floor and each page, interleaved run by run."""
+    targets = [floor, *(_calc_target(page) for page in pages)]
+    cold: dict[str, list[Any]] = {t.name: [] for t in targets}
+    warm: dict[str, list[Any]] = {t.name: [] for t in targets}
+    for index in range(runs):
+        for target in targets:
+            _log(f"cold {index + 1}/{runs} {target.name}")
+            cold[target.name].append(timer.cold(target))
+    profiles = {}
+    try:
+        for target in targets:
+            _log(f"priming {target.name}")
+            profiles[target.name] = timer.primed(target)
+        for index in range(runs):
+            for target in targets:
+                _log(f"warm {index + 1}/{runs} {target.name}")
+                warm[target.name].append(timer.visit(profiles[target.name], target))
+    finally:
+        for folder in profiles.values():
+            shutil.rmtree(folder, ignore_errors=True)
+    out: dict[str, Any] = {}
+    for target in targets:
+        entry: dict[str, Any] = {"url": target.path}
+        for label, visits in (("cold", cold[target.name]), ("warm", warm[target.name])):
+            entry[label] = [round(v.live_ms, 1) for v in visits]
+            entry[f"{label}_median"] = round(median([v.live_ms for v in visits]), 1)
+            entry[f"{label}_fcp_median"] = round(
+                median([v.fcp_ms for v in visits if v.fcp_ms is not None]), 1
+            )
+            starts = [v.marks["calc:start"] for v in visits if "calc:start" in v.marks]
+            if starts:
+                entry[f"{label}_engine_start_median"] = round(median(starts), 1)
+        entry["warm_bytes_from_server"] = [v.bytes_sent for v in warm[target.name]]
+        entry["warm_requests"] = sorted({p for v in warm[target.name] for p in v.requests})
+        out[target.name] = entry
+    for target in targets[1:]:
+        for label in ("cold", "warm"):
+            out[target.name][f"{label}_ratio"] = round(
+                out[target.name][f"{label}_median"] / out["floor"][f"{label}_median"], 3
+            )
+    return out
+
+
+def _recompute(timer: Timer, pages: list[CalcPage], changes: int) -> dict[str, Any]:
+    out = {}
+    for page in pages:
+        _log(f"recompute ×{changes} {page.path}")
+        name, steps = recompute_steps(page.main, changes)
+        measured = timer.recompute(page.path, page.main.selector, name, steps)
+        latencies = [total for total, _ in measured]
+        waits = [wait for _, wait in measured if not math.isnan(wait)]  # NaN: no post seen
+        out[page.path] = {
+            "input": name,
+            "changes": len(latencies),
+            "p50": round(percentile(latencies, 50), 2),
+            "p95": round(percentile(latencies, 95), 2),
+            "max": round(max(latencies), 2),
+            "to_worker_p50": round(percentile(waits, 50), 2),
+            "to_worker_p95": round(percentile(waits, 95), 2),
+            "latencies": [round(v, 2) for v in latencies],
+        }
+    return out
+
+
+def _lighthouse(site: Path, pages: list[CalcPage], floor: str) -> list[dict[str, Any]]:
+    """Lighthouse on each calculator page, then on two controls.
+
+    The controls are the floor and a page with the same theme and no
+    calculator (the home page): what the engine alone, and the theme alone, score.
+    """
+    runs = [(page.path, "calculator") for page in pages]
+    runs += [(floor, "control: floor"), ("", "control: no calculator")]
+    found = []
+    server = start(site)
+    try:
+        for path, role in runs:
+            _log(f"lighthouse /{path}")
+            name = path.strip("/").replace("/", "_") or "home"
+            result = lighthouse.run(server.url(path), keep=OUTPUT / "lighthouse" / f"{name}.json")
+            found.append({**asdict(result), "page": path or "/", "role": role})
+    finally:
+        server.stop()
+    return found
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,105 @@
+"""Lighthouse (npm, pinned in package-lock.json) on Debian's chromium, mobile.
+
+Each run is a fresh chromium profile launched by Lighthouse itself, with its
+default mobile emulation and simulated throttling. What comes back: the four
+category scores (0–100), the metrics behind the performance score, and for
+any category under 100 the audits that cost it points.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .timing import CHROMIUM
+
+__all__ = ["CATEGORIES", "Report", "run"]
+
+ROOT = Path(__file__).resolve().parents[1]
+CLI = ROOT / "node_modules" / "lighthouse" / "cli" / "index.js"
+CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
+METRICS = (
+    "first-contentful-paint",
+    "largest-contentful-paint",
+    "speed-index",
+    "total-blocking-time",
+    "cumulative-layout-shift",
+    "total-byte-weight",
+)
+CHROME_FLAGS = "--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage"
+
+
+@dataclass
+class Report:
+    """What one Lighthouse run found."""
+
+    url: str
+    scores: dict[str, int]
+    metrics: dict[str, float] = field(default_factory=dict)
+    failing: dict[str, list[str]] = field(default_factory=dict)
+    """By category: ``audit-id (display value)`` of every weighted audit under 1."""
+    error: str | None = None
+
+    @property
+    def perfect(self) -> bool:
+        """Whether all four scores are 100."""
+        return self.error is None and all(self.scores.get(c) == 100 for c in CATEGORIES)
+
+
+def _report(url: str, data: dict[str, Any]) -> Report:
+    audits = data["audits"]
+    scores: dict[str, int] = {}
+    failing: dict[str, list[str]] = {}
+    for name in CATEGORIES:
+        category = data["categories"][name]
+        score = category["score"]
+        scores[name] = -1 if score is None else round(score * 100)
+        for ref in category["auditRefs"]:
+            audit = audits[ref["id"]]
+            if ref["weight"] > 0 and audit["score"] is not None and audit["score"] < 1:
+                shown = audit.get("displayValue") or f"score {audit['score']:.2f}"
+                failing.setdefault(name, []).append(f"{ref['id']} ({shown})")
+    metrics = {
+        key: float(audits[key]["numericValue"])
+        for key in METRICS
+        if audits.get(key, {}).get("numericValue") is not None
+    }
+    return Report(url=url, scores=scores, metrics=metrics, failing=failing)
+
+
+def run(url: str, keep: Path | None = None, timeout: float = 240) -> Report:
+    """Run Lighthouse once on ``url``; keep its JSON report at ``keep`` if given."""
+    with tempfile.TemporaryDirectory(prefix="bench-lighthouse-") as folder:
+        output = Path(folder) / "report.json"
+        command = [
+            "node",
+            str(CLI),
+            url,
+            "--output=json",
+            f"--output-path={output}",
+            "--quiet",
+            f"--chrome-flags={CHROME_FLAGS}",
+        ]
+        env = {**os.environ, "CHROME_PATH": CHROMIUM}
+        try:
+            done = subprocess.run(
+                command, env=env, capture_output=True, text=True, timeout=timeout, check=False
+            )
+        except subprocess.TimeoutExpired:
+            return Report(url=url, scores={}, error=f"timed out after {timeout:.0f} s")
+        if done.returncode != 0 or not output.is_file():
+            tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
+            return Report(url=url, scores={}, error=" / ".join(tail) or f"exit {done.returncode}")
+        data = json.loads(output.read_text(encoding="utf-8"))
+        if keep is not None:
+            keep.parent.mkdir(parents=True, exist_ok=True)
+            keep.write_text(json.dumps(data), encoding="utf-8")
+    report = _report(url, data)
+    if data.get("runtimeError"):
+        report.error = str(data["runtimeError"].get("message"))
+    return report

@@ -1,0 +1,292 @@
+"""The benchmark's table and its targets, from the results dictionary."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+__all__ = ["LIMITS", "table", "targets"]
+
+LIMITS = {
+    "first_live_ratio": 1.15,
+    "recompute_p95_ms": 16.0,
+    "page_gzip_bytes": 100_000,
+    "engine_gzip_bytes": 6_500_000,
+    "scaling_growth": 1.25,
+}
+"""Targets: the ratio to the floor, one frame, 100 kB and 6.5 MB (decimal units), and
+how much the cost of one more page may grow from the small builds to the large one."""
+
+CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
+
+ENGINE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+"""The runtime files a page may fetch; with the worker and the core's wheel, nothing else."""
+
+
+def _kb(size: float) -> str:
+    return f"{size / 1000:,.1f} kB"
+
+
+def _mb(size: float) -> str:
+    return f"{size / 1_000_000:,.2f} MB"
+
+
+def _ms(value: float) -> str:
+    return f"{value:,.0f} ms" if value >= 100 else f"{value:.1f} ms"
+
+
+def _markdown(header: list[str], rows: list[list[str]]) -> str:
+    """A Markdown table, its columns padded to line up in a terminal."""
+    widths = [max(len(cell) for cell in column) for column in zip(header, *rows, strict=True)]
+
+    def line(cells: list[str]) -> str:
+        return "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) + " |"
+
+    return "\n".join([line(header), line(["-" * w for w in widths]), *map(line, rows)])
+
+
+def _scores(report: dict[str, Any]) -> str:
+    return "/".join(str(report["scores"].get(c, "?")) for c in CATEGORIES)
+
+
+def _perfect(report: dict[str, Any]) -> bool:
+    return not report["error"] and all(report["scores"].get(c) == 100 for c in CATEGORIES)
+
+
+def _engine_extra(page: dict[str, Any]) -> list[str]:
+    """Engine files a page fetched beyond the runtime, its wheel and the worker."""
+    return [
+        name
+        for name in page["bytes"]["engine"]
+        if name not in ENGINE_FILES and not name.endswith(("-py3-none-any.whl", "worker.mjs"))
+    ]
+
+
+def _marginal(scaling: list[dict[str, Any]]) -> list[float]:
+    """Seconds per added page between successive builds."""
+    return [
+        (b["seconds"] - a["seconds"]) / (b["pages"] - a["pages"])
+        for a, b in itertools.pairwise(scaling)
+    ]
+
+
+def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every target with what was measured and whether it holds."""
+    found: list[dict[str, Any]] = []
+
+    def add(name: str, measured: str, holds: bool) -> None:
+        found.append({"target": name, "measured": measured, "pass": holds})
+
+    pages = results["pages"]
+    static = [path for path, page in pages.items() if not page["prerendered"]]
+    add(
+        "default results in the initial HTML",
+        f"{len(pages) - len(static)}/{len(pages)} pages" + (f", not {static}" if static else ""),
+        not static,
+    )
+    live = results.get("first_live")
+    if live:
+        limit = LIMITS["first_live_ratio"]
+        for label in ("cold", "warm"):
+            ratios = {k: v[f"{label}_ratio"] for k, v in live.items() if k != "floor"}
+            worst = max(ratios, key=ratios.__getitem__)
+            add(
+                f"first live result ≤ {limit}× the floor, {label}",
+                f"worst {ratios[worst]:.2f}× ({worst})",
+                ratios[worst] <= limit,
+            )
+        fetched = {k: v["warm_requests"] for k, v in live.items() if v["warm_requests"]}
+        add(
+            "warm visits from the HTTP cache, wasm included",
+            "no request reached the server" if not fetched else str(fetched),
+            not fetched,
+        )
+    recompute = results.get("recompute")
+    if recompute:
+        worst = max(recompute, key=lambda k: recompute[k]["p95"])
+        add(
+            f"recompute p95 ≤ {LIMITS['recompute_p95_ms']:.0f} ms",
+            f"worst {recompute[worst]['p95']:.1f} ms ({worst})",
+            recompute[worst]["p95"] <= LIMITS["recompute_p95_ms"],
+        )
+    reports = [r for r in results.get("lighthouse", []) if r.get("role") == "calculator"]
+    if reports:
+        under = [r for r in reports if not _perfect(r)]
+        lowest = min(reports, key=lambda r: sum(r["scores"].get(c, 0) for c in CATEGORIES))
+        add(
+            "Lighthouse 100/100/100/100 on every calculator page",
+            f"{len(reports) - len(under)}/{len(reports)} pages; lowest {_scores(lowest)}"
+            f" ({lowest['page']})",
+            not under,
+        )
+    sized = {k: v["bytes"] for k, v in pages.items() if "bytes" in v}
+    if sized:
+        heaviest = max(sized, key=lambda k: sized[k]["page"]["gzip"])
+        size = sized[heaviest]["page"]["gzip"]
+        add(
+            f"before the engine ≤ {_kb(LIMITS['page_gzip_bytes'])} gzip (HTML + CSS + JS)",
+            f"largest {_kb(size)} ({heaviest})",
+            size <= LIMITS["page_gzip_bytes"],
+        )
+        engine = max(v["engine_total"]["gzip"] for v in sized.values())
+        add(
+            f"engine ≤ {_mb(LIMITS['engine_gzip_bytes'])} gzip",
+            _mb(engine),
+            engine <= LIMITS["engine_gzip_bytes"],
+        )
+        extra = sorted({name for v in pages.values() if "bytes" in v for name in _engine_extra(v)})
+        missing = sorted({path for v in sized.values() for path in v["missing"]})
+        add(
+            "nothing else downloaded (no micropip, no package, no 404)",
+            "runtime, wheel and worker only" if not extra and not missing else f"{extra} {missing}",
+            not extra and not missing,
+        )
+    scaling = results.get("scaling")
+    if scaling and len(scaling) >= 3:
+        marginal = _marginal(scaling)
+        growth = marginal[-1] / marginal[0]
+        add(
+            f"build time linear in pages (cost of a page grows ≤ {LIMITS['scaling_growth']}×)",
+            " → ".join(_ms(m * 1000) for m in marginal) + f" per added page ({growth:.2f}×)",
+            growth <= LIMITS["scaling_growth"],
+        )
+    return found
+
+
+def _bytes_section(pages: dict[str, Any]) -> list[str]:
+    sized = {k: v["bytes"] for k, v in pages.items() if "bytes" in v}
+    if not sized:
+        return []
+    rows = []
+    for path, found in sized.items():
+        before = found["before"]
+        rows.append(
+            [
+                path,
+                *(_kb(before.get(kind, {}).get("gzip", 0)) for kind in ("HTML", "CSS", "JS")),
+                f"{_kb(found['page']['raw'])} / {_kb(found['page']['gzip'])}",
+                _kb(before.get("other", {}).get("gzip", 0)),
+            ]
+        )
+    engine = next(iter(sized.values()))
+    files = [[name, _kb(s["raw"]), _kb(s["gzip"])] for name, s in engine["engine"].items()]
+    total = engine["engine_total"]
+    files.append(["total", _mb(total["raw"]), _mb(total["gzip"])])
+    return [
+        "",
+        "Bytes before the engine, gzip as served (HTML + CSS + JS raw / gzip; other: "
+        "search index, icons)",
+        _markdown(["page", "HTML", "CSS", "JS", "HTML + CSS + JS", "other"], rows),
+        "",
+        "The engine: what the worker downloads",
+        _markdown(["file", "raw", "gzip"], files),
+    ]
+
+
+def _live_section(live: dict[str, Any], runs: int) -> list[str]:
+    rows = []
+    for name, entry in live.items():
+        sent = entry["warm_bytes_from_server"]
+        rows.append(
+            [
+                name,
+                _ms(entry["cold_median"]),
+                f"{entry.get('cold_ratio', 1):.2f}×",
+                _ms(entry["warm_median"]),
+                f"{entry.get('warm_ratio', 1):.2f}×",
+                _ms(entry["cold_fcp_median"]),
+                f"{max(sent, default=0):,} B",
+            ]
+        )
+    header = ["page", "cold", "÷ floor", "warm", "÷ floor", "first paint", "warm download"]
+    return [
+        "",
+        f"First live result for a shared link, median of {runs}, from navigation start",
+        _markdown(header, rows),
+    ]
+
+
+def _lighthouse_section(reports: list[dict[str, Any]]) -> list[str]:
+    rows = []
+    for r in reports:
+        metric = r["metrics"].get
+        control = r.get("role", "calculator") != "calculator"
+        rows.append(
+            [
+                f"{r['page']} ({r['role'].removeprefix('control: ')})" if control else r["page"],
+                *(str(r["scores"].get(c, "—")) for c in CATEGORIES),
+                f"{metric('first-contentful-paint', 0) / 1000:.1f} s",
+                f"{metric('largest-contentful-paint', 0) / 1000:.1f} s",
+                f"{metric('speed-index', 0) / 1000:.1f} s",
+                f"{metric('total-blocking-time', 0):.0f} ms",
+            ]
+        )
+    header = ["page", "perf.", "access.", "best pr.", "SEO", "FCP", "LCP", "SI", "TBT"]
+    out = ["", "Lighthouse 12.2.3, mobile", _markdown(header, rows)]
+    for r in reports:
+        out += [f"  {r['page']} {c}: {', '.join(a)}" for c, a in r["failing"].items()]
+        if r["error"]:
+            out.append(f"  {r['page']}: {r['error']}")
+    return out
+
+
+def table(results: dict[str, Any]) -> str:
+    """The whole result as Markdown tables, one section per measurement."""
+    machine = results["machine"]
+    out = [
+        f"{machine['date']}, {machine['cores']} cores ({machine['cpu']}), {machine['chromium']}, "
+        f"Node {machine['node']}; load average {machine['load_average_before']} before, "
+        f"{machine.get('load_average_after', '?')} after. Site build {results['build_seconds']:.1f}"
+        f" s; benchmark {results.get('seconds', 0):.0f} s.",
+    ]
+    out += _bytes_section(results["pages"])
+    if live := results.get("first_live"):
+        out += _live_section(live, results["settings"]["runs"])
+    if recompute := results.get("recompute"):
+        rows = [
+            [
+                path,
+                v["input"],
+                str(v["changes"]),
+                _ms(v["p50"]),
+                _ms(v["p95"]),
+                _ms(v["max"]),
+                f"{_ms(v['to_worker_p50'])} / {_ms(v['to_worker_p95'])}",
+            ]
+            for path, v in recompute.items()
+        ]
+        header = ["page", "input", "changes", "p50", "p95", "max", "of which before the worker"]
+        out += [
+            "",
+            "Recompute: input event to updated outputs (before the worker: p50 / p95 of the"
+            " wait until the page posts the request)",
+            _markdown(header, rows),
+        ]
+    if reports := results.get("lighthouse"):
+        out += _lighthouse_section(reports)
+    if scaling := results.get("scaling"):
+        rows = [
+            [
+                f"{b['factor']}×",
+                str(b["pages"]),
+                f"{b['seconds']:.1f} s",
+                _ms(b["seconds"] / b["pages"] * 1000),
+            ]
+            for b in scaling
+        ]
+        out += [
+            "",
+            "Build time as the calculator pages multiply",
+            _markdown(["factor", "pages", "build", "per page"], rows),
+        ]
+    rows = [
+        [t["target"], t["measured"], "PASS" if t["pass"] else "MISS"] for t in results["targets"]
+    ]
+    out += ["", "Targets", _markdown(["target", "measured", ""], rows)]
+    return "\n".join(out)

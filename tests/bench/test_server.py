@@ -1,0 +1,98 @@
+"""The benchmark's static server: gzip, MIME types, caching headers, 304s."""
+
+from __future__ import annotations
+
+import gzip
+import http.client
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bench.server import Server, serve
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    (tmp_path / "page").mkdir()
+    (tmp_path / "page" / "index.html").write_text("<p>" + "hello " * 200 + "</p>")
+    (tmp_path / "404.html").write_text("not here")
+    (tmp_path / "engine.wasm").write_bytes(b"\0asm" + bytes(4000))
+    (tmp_path / "core.whl").write_bytes(b"PK" + bytes(4000))
+    (tmp_path / "app.mjs").write_text("export const a = 1;\n" * 50)
+    return tmp_path
+
+
+@pytest.fixture
+def server(site: Path) -> Iterator[Server]:
+    with serve(site) as running:
+        yield running
+
+
+def get(server: Server, path: str, **headers: str) -> http.client.HTTPResponse:
+    host, port = server.origin.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=10)
+    connection.request("GET", path, headers=headers)
+    response = connection.getresponse()
+    response.body = response.read()  # type: ignore[attr-defined]
+    connection.close()
+    return response
+
+
+def test_text_is_gzipped_only_for_clients_that_accept_it(server: Server, site: Path) -> None:
+    plain = get(server, "/page/")
+    assert plain.status == 200
+    assert plain.getheader("Content-Encoding") is None
+    assert plain.getheader("Content-Type") == "text/html; charset=utf-8"
+    zipped = get(server, "/page/", **{"Accept-Encoding": "gzip, deflate"})
+    assert zipped.getheader("Content-Encoding") == "gzip"
+    assert zipped.getheader("Vary") == "Accept-Encoding"
+    assert gzip.decompress(zipped.body) == (site / "page" / "index.html").read_bytes()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("path", "mime", "encoding"),
+    [
+        ("/engine.wasm", "application/wasm", "gzip"),
+        ("/app.mjs", "text/javascript; charset=utf-8", "gzip"),
+        ("/core.whl", "application/octet-stream", None),
+    ],
+)
+def test_mime_types_and_what_is_compressed(
+    server: Server, path: str, mime: str, encoding: str | None
+) -> None:
+    response = get(server, path, **{"Accept-Encoding": "gzip"})
+    assert response.getheader("Content-Type") == mime
+    assert response.getheader("Content-Encoding") == encoding
+
+
+def test_caching_headers_and_conditional_requests(server: Server) -> None:
+    first = get(server, "/engine.wasm", **{"Accept-Encoding": "gzip"})
+    assert first.getheader("Cache-Control") == "max-age=600"
+    etag = first.getheader("ETag")
+    modified = first.getheader("Last-Modified")
+    assert etag
+    assert modified
+    again = get(server, "/engine.wasm", **{"Accept-Encoding": "gzip", "If-None-Match": etag})
+    assert again.status == 304
+    assert again.body == b""  # type: ignore[attr-defined]
+    assert get(server, "/engine.wasm", **{"If-Modified-Since": modified}).status == 304
+    # The identity and gzip bodies are different representations.
+    assert get(server, "/engine.wasm", **{"If-None-Match": etag}).status == 200
+
+
+def test_folders_redirect_and_missing_files_get_the_404_page(server: Server) -> None:
+    moved = get(server, "/page?x=1")
+    assert moved.status == 301
+    assert moved.getheader("Location") == "/page/?x=1"
+    missing = get(server, "/nowhere/")
+    assert missing.status == 404
+    assert missing.body == b"not here"  # type: ignore[attr-defined]
+    assert [(hit.path, hit.status) for hit in server.hits] == [("/page", 301), ("/nowhere/", 404)]
+
+
+def test_a_prefix_publishes_the_folder_there_only(site: Path) -> None:
+    with serve(site, prefix="/repo/") as running:
+        assert running.url("page/") == running.origin + "/repo/page/"
+        assert get(running, "/repo/page/").status == 200
+        assert get(running, "/page/").status == 404
