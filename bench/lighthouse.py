@@ -45,11 +45,6 @@ class Report:
     """By category: ``audit-id (display value)`` of every weighted audit under 1."""
     error: str | None = None
 
-    @property
-    def perfect(self) -> bool:
-        """Whether all four scores are 100."""
-        return self.error is None and all(self.scores.get(c) == 100 for c in CATEGORIES)
-
 
 def _report(url: str, data: dict[str, Any]) -> Report:
     audits = data["audits"]

@@ -205,11 +205,32 @@ def _live_section(live: dict[str, Any], runs: int) -> list[str]:
             ]
         )
     header = ["page", "cold", "÷ floor", "warm", "÷ floor", "first paint", "warm download"]
-    return [
+    phases = []
+    for name, entry in live.items():
+        for label in ("cold", "warm"):
+            if split := entry.get(f"{label}_phases"):
+                phases.append(
+                    [
+                        name,
+                        label,
+                        _ms(split["worker_start"]),
+                        _ms(split["runtime_boot"]),
+                        _ms(split["after_boot"]),
+                    ]
+                )
+    out = [
         "",
         f"First live result for a shared link, median of {runs}, from navigation start",
         _markdown(header, rows),
     ]
+    if phases:
+        out += [
+            "",
+            "Where the time goes (medians): worker created, Pyodide booted in it, then wheel,"
+            " core import, first result",
+            _markdown(["page", "", "worker created", "runtime boot", "after boot"], phases),
+        ]
+    return out
 
 
 def _lighthouse_section(reports: list[dict[str, Any]]) -> list[str]:

@@ -181,7 +181,10 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
         self.hits.append(Hit(url.path, status, len(data) if body else 0))
         self.end_headers()
         if body:
-            self.wfile.write(data)
+            try:
+                self.wfile.write(data)
+            except ConnectionError:
+                self.close_connection = True  # the browser went away mid-download
 
     def _validators(self, etag: str, modified: str, gzipped: bool) -> None:
         self.send_header("Cache-Control", f"max-age={MAX_AGE}")

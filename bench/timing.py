@@ -43,6 +43,22 @@ CHROMIUM_ARGS = [
 TIMEOUT_MS = 90_000
 
 _WATCH = """(() => {
+  // Milestones of the engine, from the page's side: the worker created, its
+  // runtime booted (the calculators' progress step 2, the floor's "runtime").
+  const steps = (window.__benchSteps = {});
+  const Native = window.Worker;
+  window.Worker = class extends Native {
+    constructor(...args) {
+      super(...args);
+      steps.worker ??= performance.now();
+      this.addEventListener("message", ({ data }) => {
+        const type = data && data.type;
+        if (type === "runtime" || (type === "progress" && data.step === 2)) {
+          steps.runtime ??= performance.now();
+        }
+      });
+    }
+  };
   const want = %s;
   const live = () => {
     const root = document.querySelector(want.ready);
@@ -63,7 +79,12 @@ _WATCH = """(() => {
 _METRICS = """() => ({
   live: window.__benchLive,
   fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null,
-  marks: Object.fromEntries(performance.getEntriesByType("mark").map((m) => [m.name, m.startTime])),
+  marks: {
+    ...Object.fromEntries(performance.getEntriesByType("mark").map((m) => [m.name, m.startTime])),
+    ...Object.fromEntries(
+      Object.entries(window.__benchSteps || {}).map(([k, v]) => ["bench:" + k, v]),
+    ),
+  },
 })"""
 
 _POSTED = """(() => {
