@@ -80,7 +80,8 @@ class Calc {
     };
     this.raw = new Map(); // values from the URL that a number input cannot hold
     this.latest = 0; // id of the request whose reply may be shown; 0: none
-    this.frame = 0;
+    this.inFlight = 0; // id of this form's request the worker is computing; 0: none
+    this.dirty = false; // inputs changed while a request was in flight
     this.slowTimer = 0;
     this.quietTimer = 0;
     form.addEventListener("submit", (event) => event.preventDefault());
@@ -165,23 +166,30 @@ class Calc {
 
   // ------------------------------------------------------------ requests
 
+  // Send at once, so a reply can land in the frame of the keystroke; while a
+  // request is in flight, only note that the inputs changed and send the
+  // newest values when its reply is back (one request per form at a time).
   schedule() {
-    if (this.frame) return;
-    this.frame = requestAnimationFrame(() => {
-      this.frame = 0;
-      this.send();
-    });
+    if (this.inFlight) this.dirty = true;
+    else this.send();
   }
 
   send() {
     if (engine.state !== "ready") return;
+    this.dirty = false;
     this.latest = engine.send(this, this.request());
+    this.inFlight = this.latest;
     this.setBusy(true);
     clearTimeout(this.slowTimer);
     this.slowTimer = setTimeout(() => this.form.classList.add("calc--stale"), SLOW_REPLY_MS);
   }
 
   receive(id, reply, texts) {
+    if (id === this.inFlight) this.inFlight = 0;
+    if (this.dirty) {
+      this.send(); // newer inputs are waiting: this reply is already out of date
+      return;
+    }
     if (id !== this.latest) return; // a newer input is on screen
     this.latest = 0;
     clearTimeout(this.slowTimer);
@@ -282,8 +290,8 @@ class Calc {
   }
 
   showFailed() {
-    cancelAnimationFrame(this.frame);
-    this.frame = 0;
+    this.inFlight = 0;
+    this.dirty = false;
     this.latest = 0;
     clearTimeout(this.slowTimer);
     this.raw.clear();
