@@ -41,7 +41,8 @@ def evaluate(slug: str, request: str) -> str:
         return _errors(reply, [{"field": None, "code": "bad_request", "bound": None}])
     mode_name = raw.pop("mode", None)
     try:
-        calculator = get(slug)
+        # A slug that is not text (a script's mistake) is unknown, not a TypeError.
+        calculator = get(slug if isinstance(slug, str) else repr(slug))
     except UnknownCalculatorError:
         return _errors(reply, [{"field": None, "code": "unknown_calculator", "bound": None}])
     try:

@@ -150,3 +150,10 @@ def test_evaluate_on_field_garbage_refuses_with_known_codes_or_computes(
         errors = reply["errors"]
         assert isinstance(errors, list)
         assert {error["code"] for error in errors} <= cases.CODES
+
+
+@pytest.mark.parametrize("slug", [None, 1, ["pipeline-bubble"], {"a": 1}])
+def test_a_slug_that_is_not_text_is_an_unknown_calculator_not_an_exception(slug: object) -> None:
+    reply = json.loads(evaluate(slug, "{}"))  # type: ignore[arg-type]
+    assert reply["ok"] is False
+    assert reply["errors"] == [{"field": None, "code": "unknown_calculator", "bound": None}]
