@@ -1,10 +1,10 @@
 """Fixtures of the browser suite: the built site, a local server, chromium.
 
 The site is built once per session with ``mkdocs build --strict`` into a
-temporary folder and served on 127.0.0.1 by a threading ``http.server`` with
-the MIME types the engine needs (``.wasm`` as ``application/wasm``, ``.mjs``
-as ``text/javascript``). A second server publishes the same folder under
-``/repo/`` only, as a project site on GitHub Pages would be.
+temporary folder and served on 127.0.0.1 by the benchmark's server
+(``bench/server.py``: the MIME types the engine needs, gzip and caching as on
+GitHub Pages). A second server publishes the same folder under ``/repo/``
+only, as a project site on GitHub Pages would be.
 
 Every test gets a fresh browser context from one shared chromium; the
 context records console errors, uncaught page errors and every request, and
@@ -14,96 +14,27 @@ test expects it, anything was logged as an error.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import os
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar
 from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, sync_playwright
+
+from bench.server import Server, start
+from bench.timing import CHROMIUM, CHROMIUM_ARGS
 
 ROOT = Path(__file__).resolve().parents[2]
 HOOKS = ROOT / "overrides" / "hooks"
 if str(HOOKS) not in sys.path:
     sys.path.insert(0, str(HOOKS))
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 PREFIX = "/repo/"
 """Where the second server publishes the site, as a project site on GitHub Pages."""
-
-MIME_TYPES = {
-    ".wasm": "application/wasm",
-    ".mjs": "text/javascript",
-    ".js": "text/javascript",
-    ".json": "application/json",
-    ".css": "text/css",
-    ".html": "text/html",
-    ".svg": "image/svg+xml",
-    ".whl": "application/zip",
-    ".zip": "application/zip",
-    ".xml": "application/xml",
-    ".gz": "application/gzip",
-}
-
-
-class SiteHandler(http.server.SimpleHTTPRequestHandler):
-    """Serves the built site, optionally under a path prefix such as ``/repo/``."""
-
-    extensions_map: ClassVar[dict[str, str]] = {
-        **http.server.SimpleHTTPRequestHandler.extensions_map,
-        **MIME_TYPES,
-    }
-
-    def __init__(self, *args: object, directory: str, prefix: str = "/", **kwargs: object) -> None:
-        self.prefix = prefix
-        super().__init__(*args, directory=directory, **kwargs)  # type: ignore[arg-type]
-
-    def translate_path(self, path: str) -> str:
-        # Outside the prefix, nothing: a path the site builds wrongly (absolute
-        # from the domain root) must fail under /repo/.
-        route = urlsplit(path).path
-        if not route.startswith(self.prefix):
-            return str(Path(self.directory) / "\0missing")
-        return super().translate_path("/" + path[len(self.prefix) :])
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
-@dataclass
-class Server:
-    """A running server: its base URL (ending in ``/``) and its origin."""
-
-    base: str
-    origin: str
-    httpd: http.server.ThreadingHTTPServer = field(repr=False)
-
-    def url(self, path: str = "") -> str:
-        return self.base + path.lstrip("/")
-
-
-def _serve(directory: Path, prefix: str = "/") -> Server:
-    handler = functools.partial(SiteHandler, directory=str(directory), prefix=prefix)
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    httpd.daemon_threads = True
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    origin = f"http://127.0.0.1:{httpd.server_address[1]}"
-    return Server(base=origin + prefix, origin=origin, httpd=httpd)
 
 
 @pytest.fixture(scope="session")
@@ -127,19 +58,17 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def server(site: Path) -> Iterator[Server]:
     """The site served at the root of http://127.0.0.1:PORT/."""
-    running = _serve(site)
+    running = start(site)
     yield running
-    running.httpd.shutdown()
-    running.httpd.server_close()
+    running.stop()
 
 
 @pytest.fixture(scope="session")
 def subpath_server(site: Path) -> Iterator[Server]:
     """The site served under http://127.0.0.1:PORT/repo/ and nowhere else."""
-    running = _serve(site, PREFIX)
+    running = start(site, PREFIX)
     yield running
-    running.httpd.shutdown()
-    running.httpd.server_close()
+    running.stop()
 
 
 @pytest.fixture(scope="session")
