@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from calcsite import engine
-from calcsite.directives import DirectiveError, Page, expand
+from calcsite.directives import DirectiveError, Page, expand, form_inputs
 from calcsite.formatting import format_day
 from calcsite.messages import UI, translate
 from mkdocs.config.defaults import MkDocsConfig
@@ -59,6 +59,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     config.extra["calculator_engine"] = {
         "pyodide": _plan.pyodide_url,
         "wheel": _plan.wheel_path,
+        "script": "assets/javascripts/calculator.mjs",
         "worker": "assets/javascripts/calculator-worker.mjs",
     }
     return config
@@ -68,6 +69,8 @@ def on_page_markdown(markdown: str, page: MkDocsPage, config: MkDocsConfig, **_:
     env = config.theme.get_env()
     language = _language(config)
     try:
+        # A page with a form loads the engine; the template reads this list.
+        page.meta["calc_inputs"] = list(form_inputs(markdown))
         markdown = expand(markdown, Page(language=language, env=env))
     except DirectiveError as error:
         raise PluginError(f"{page.file.src_uri}: {error}") from error

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from calcsite.directives import DirectiveError, Page, expand
+from calcsite.directives import DirectiveError, Page, expand, form_inputs
 from jinja2 import Environment, FileSystemLoader
+
+from calculator import CALCULATORS
 
 from .conftest import ROOT
 
@@ -77,3 +79,14 @@ def test_inline_code_keeps_directives_verbatim() -> None:
 def test_inline_math_opening_a_paragraph_stays_inline() -> None:
     html = expand("\\( p \\) stages.", page("en"))
     assert html.startswith('<span class="calc-math-inline"><math')
+
+
+def test_form_inputs_lists_the_inputs_of_shown_forms_only() -> None:
+    markdown = (
+        "<!-- md:calculator pipeline-bubble -->\n\n"
+        "<!-- md:value effective-batch-size global_batch -->\n\n"
+        "```\n<!-- md:calculator data-parallel-scaling -->\n```\n"
+    )
+    mode = CALCULATORS["pipeline-bubble"].mode(None)
+    assert form_inputs(markdown) == tuple(sorted(spec.name for spec in mode.inputs))
+    assert form_inputs("No form, only `<!-- md:calculator pipeline-bubble -->`.") == ()

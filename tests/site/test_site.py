@@ -234,6 +234,32 @@ def test_engine_files_are_in_the_site_with_a_hashed_wheel(site: Path) -> None:
     )
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("path", PAGES)
+def test_only_pages_with_a_form_load_the_engine_from_the_head(
+    site: Path, language: str, path: str
+) -> None:
+    document = page(site, language, path)
+    head = Document(document.html.partition("</head>")[0])
+    forms = document.find_all("form", data_calc=True)
+    everywhere = [
+        s for s in document.find_all("script") if s.attrs.get("src", "").endswith("calculator.mjs")
+    ]
+    scripts = [
+        s for s in head.find_all("script") if s.attrs.get("src", "").endswith("calculator.mjs")
+    ]
+    inputs = head.find_all("meta", name="calc:inputs")
+    if not forms:
+        assert everywhere == []
+        assert inputs == []
+        return
+    # An async module in the head: it runs as soon as it arrives, before the theme's bundle.
+    assert scripts == everywhere
+    assert [(s.attrs.get("type"), "async" in s.attrs) for s in scripts] == [("module", True)]
+    names = {i.attrs["name"] for i in document.find_all("input", class_="calc__input")}
+    assert [meta.attrs["content"].split() for meta in inputs] == [sorted(names)]
+
+
 def test_no_inline_script_of_our_own(site: Path) -> None:
     for path in all_pages(site):
         for script in Document(path.read_text(encoding="utf-8")).find_all("script"):

@@ -340,9 +340,13 @@ const engine = {
   bootTimer: 0,
   replyTimer: 0,
   live: false,
+  step: 0, // boot progress, for forms that attach while it loads
+  steps: 0,
 
+  // Starts the worker. Needs only the head (the engine's URLs): a link that
+  // carries a case starts it before the forms are even parsed.
   start() {
-    if (this.state !== "idle" || !calcs.length) return;
+    if (this.state !== "idle") return;
     this.state = "loading";
     const worker = metaURL("calc:worker");
     const pyodide = metaURL("calc:pyodide");
@@ -369,13 +373,24 @@ const engine = {
     this.worker.addEventListener("messageerror", () => this.fail());
     // The worker formats results too: Intl's first formatter loads locale
     // data for tens of milliseconds, which the page's main thread never pays.
-    const locales = [...new Set(calcs.map((calc) => calc.locale))];
+    // The forms' locale is the page's (the build renders both).
+    const locales = document.documentElement.lang ? [document.documentElement.lang] : [];
     this.worker.postMessage({ type: "boot", pyodide, wheel, locales });
+  },
+
+  // A form joins the engine in whatever state it is in.
+  attach(calc) {
+    calcs.push(calc);
+    if (this.state === "loading") calc.showLoading(this.step, this.steps);
+    else if (this.state === "ready") calc.send();
+    else if (this.state === "failed") calc.showFailed();
   },
 
   onMessage(message) {
     if (!message || this.state === "failed") return;
     if (message.type === "progress" && this.state === "loading") {
+      this.step = message.step;
+      this.steps = message.steps;
       for (const calc of calcs) calc.showLoading(message.step, message.steps);
     } else if (message.type === "ready") {
       clearTimeout(this.bootTimer);
@@ -441,17 +456,25 @@ function whenIdle(callback) {
   else addEventListener("load", () => idle(callback), { once: true });
 }
 
+// Whether the address carries a case for this page's forms, judged from the
+// head's list of their input names (other keys, such as utm_*, do not count).
+function carriesCase() {
+  const meta = document.querySelector('meta[name="calc:inputs"]');
+  const names = new Set((meta ? meta.content : "").split(/\s+/).filter(Boolean));
+  return [...new URLSearchParams(location.search).keys()].some((key) => names.has(key));
+}
+
 function main() {
-  for (const form of document.querySelectorAll("form.calc[data-calc]")) calcs.push(new Calc(form));
-  if (!calcs.length) return;
+  const forms = [...document.querySelectorAll("form.calc[data-calc]")].map((form) => new Calc(form));
+  if (!forms.length) return;
 
   // A link carrying a case fills the form of its mode (else the default mode's).
   const params = new URLSearchParams(location.search);
-  const carriesInputs = calcs.some((calc) => [...params.keys()].some((key) => calc.byName.has(key)));
+  const carriesInputs = forms.some((calc) => [...params.keys()].some((key) => calc.byName.has(key)));
   if (carriesInputs) {
     const wanted = params.get("mode");
-    for (const slug of new Set(calcs.map((calc) => calc.slug))) {
-      const mine = calcs.filter((calc) => calc.slug === slug);
+    for (const slug of new Set(forms.map((calc) => calc.slug))) {
+      const mine = forms.filter((calc) => calc.slug === slug);
       const target =
         mine.find((calc) => calc.mode === wanted) ??
         mine.find((calc) => calc.mode === calc.defaultMode) ??
@@ -459,11 +482,22 @@ function main() {
       target.fill(params);
     }
   }
-  // Values filled from the URL (or restored by the browser) are not the example's.
-  for (const calc of calcs) calc.showExampleOrStale();
+  for (const calc of forms) {
+    // Values filled from the URL (or restored by the browser) are not the example's.
+    calc.showExampleOrStale();
+    engine.attach(calc);
+  }
 
   if (carriesInputs) engine.start();
   else whenIdle(() => engine.start());
 }
 
-main();
+// This module runs from the head, as soon as it has downloaded: a shared case
+// needs the engine, whose boot is the long pole, so it starts now; the forms
+// are read once the document is parsed.
+if (carriesCase()) engine.start();
+if (document.readyState === "loading") {
+  document.addEventListener("DOMContentLoaded", main, { once: true });
+} else {
+  main();
+}

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from jinja2 import Environment
@@ -28,7 +28,7 @@ from .formatting import format_bound, format_output
 from .mathml import render_math
 from .widgets import reference_context, widget_context
 
-__all__ = ["DirectiveError", "Page", "expand"]
+__all__ = ["DirectiveError", "Page", "expand", "form_inputs"]
 
 FORM_TEMPLATE = "fragments/calculator/form.html"
 REFERENCE_TEMPLATE = "fragments/calculator/reference.html"
@@ -57,14 +57,38 @@ class Page:
 
 def expand(markdown: str, page: Page) -> str:
     """Expand every directive and formula of ``markdown`` outside code."""
-    pieces: list[str] = []
+    return "".join(
+        _expand_prose(text, page) if prose else text for prose, text in _segments(markdown)
+    )
+
+
+def form_inputs(markdown: str) -> tuple[str, ...]:
+    """Names of the inputs of every calculator form ``markdown`` shows, sorted.
+
+    Empty when the page shows no calculator: such a page needs no engine. The
+    page script reads these names from the head, before the forms are parsed,
+    to start the engine at once for a link that carries a case.
+    """
+    names: set[str] = set()
+    for prose, text in _segments(markdown):
+        if not prose:
+            continue
+        for match in _DIRECTIVE.finditer(text):
+            args = shlex.split(match["args"])
+            if match["kind"] == "calculator" and len(args) == 1:
+                _, mode = _target(args[0])
+                names.update(spec.name for spec in mode.inputs)
+    return tuple(sorted(names))
+
+
+def _segments(markdown: str) -> Iterator[tuple[bool, str]]:
+    """``markdown`` cut into (is prose, text) pieces; code is not prose."""
     position = 0
     for fence in _CODE.finditer(markdown):
-        pieces.append(_expand_prose(markdown[position : fence.start()], page))
-        pieces.append(fence.group(0))
+        yield True, markdown[position : fence.start()]
+        yield False, fence.group(0)
         position = fence.end()
-    pieces.append(_expand_prose(markdown[position:], page))
-    return "".join(pieces)
+    yield True, markdown[position:]
 
 
 def _expand_prose(text: str, page: Page) -> str:
