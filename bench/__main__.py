@@ -178,12 +178,15 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _first_live(timer: Timer, floor: Target, pages: list[CalcPage], runs: int) -> dict[str, Any]:
-    """Cold and warm visits of the floor and each page, interleaved run by run."""
+    """Cold and warm visits of the floor and each page, interleaved run by run.
+
+    The ratio of a page to the floor is the median of its per-round ratios.
+    """
     targets = [floor, *(_calc_target(page) for page in pages)]
     cold: dict[str, list[Any]] = {t.name: [] for t in targets}
     warm: dict[str, list[Any]] = {t.name: [] for t in targets}
     for index in range(runs):
-        for target in targets:
+        for target in _round(targets, index):
             _log(f"cold {index + 1}/{runs} {target.name}")
             cold[target.name].append(timer.cold(target))
     profiles = {}
@@ -192,7 +195,7 @@ def _first_live(timer: Timer, floor: Target, pages: list[CalcPage], runs: int) -
             _log(f"priming {target.name}")
             profiles[target.name] = timer.primed(target)
         for index in range(runs):
-            for target in targets:
+            for target in _round(targets, index):
                 _log(f"warm {index + 1}/{runs} {target.name}")
                 warm[target.name].append(timer.visit(profiles[target.name], target))
     finally:
@@ -224,11 +227,25 @@ def _first_live(timer: Timer, floor: Target, pages: list[CalcPage], runs: int) -
         entry["warm_requests"] = sorted({p for v in warm[target.name] for p in v.requests})
         out[target.name] = entry
     for target in targets[1:]:
-        for label in ("cold", "warm"):
-            out[target.name][f"{label}_ratio"] = round(
-                out[target.name][f"{label}_median"] / out["floor"][f"{label}_median"], 3
-            )
+        for label, visits in (("cold", cold), ("warm", warm)):
+            # Each round visits the floor and the page back to back, so a
+            # round's ratio compares them under the same load; the median of
+            # those is steadier than a ratio of medians on a shared machine.
+            ratios = [
+                visit.live_ms / base.live_ms
+                for visit, base in zip(visits[target.name], visits[floor.name], strict=True)
+            ]
+            out[target.name][f"{label}_ratios"] = [round(r, 3) for r in ratios]
+            out[target.name][f"{label}_ratio"] = round(median(ratios), 3)
     return out
+
+
+def _round(targets: list[Target], index: int) -> list[Target]:
+    """The visiting order of round ``index``: reversed every other round.
+
+    So no page always follows the same one (a browser exiting, a file cache just filled).
+    """
+    return targets if index % 2 == 0 else targets[::-1]
 
 
 def _recompute(timer: Timer, pages: list[CalcPage], changes: int) -> dict[str, Any]:

@@ -220,7 +220,8 @@ def _live_section(live: dict[str, Any], runs: int) -> list[str]:
                 )
     out = [
         "",
-        f"First live result for a shared link, median of {runs}, from navigation start",
+        f"First live result for a shared link, median of {runs}, from navigation start;"
+        " ÷ floor: median of the ratios of visits made back to back",
         _markdown(header, rows),
     ]
     if phases:

@@ -24,6 +24,7 @@ import gzip
 import http.server
 import os
 import posixpath
+import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -216,6 +217,18 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
         """Say nothing: the benchmark prints its own progress."""
 
 
+class _QuietServer(http.server.ThreadingHTTPServer):
+    """Says nothing when a browser drops a connection it no longer needs."""
+
+    daemon_threads = True
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        # A closed tab or a cancelled fetch resets its connection: routine for
+        # a benchmark that opens and closes browsers, not worth a traceback.
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)  # type: ignore[arg-type]
+
+
 @dataclass
 class Server:
     """A running server: its base URL (ending in ``/``), its origin and its address."""
@@ -255,8 +268,7 @@ def start(directory: Path, prefix: str = "/", port: int = 0, compress: bool = Tr
             compress=compress,
         )
 
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
-    httpd.daemon_threads = True
+    httpd = _QuietServer(("127.0.0.1", port), handler)
     threading.Thread(target=httpd.serve_forever, name="bench-server", daemon=True).start()
     origin = f"http://127.0.0.1:{httpd.server_address[1]}"
     return Server(base=origin + prefix, origin=origin, httpd=httpd, hits=hits)

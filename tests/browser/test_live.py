@@ -155,6 +155,20 @@ def test_pages_without_calculator_stay_quiet(
     assert not [url for url in recorder.requests if "pyodide" in url or "/engine/" in url]
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_deferred_theme_bundle_still_searches_and_copies(
+    page: Page, server: Server, language: str
+) -> None:
+    """Material's bundle runs deferred (after the calculators' async module): its features work."""
+    page.goto(server.url(page_path(language, "automation/")))
+    page.wait_for_selector(".md-code__button, .md-clipboard", state="attached")
+    page.keyboard.press("/")
+    page.keyboard.type("pipeline")
+    results = page.locator(".md-search-result__item")
+    results.first.wait_for()
+    assert results.count() >= 1
+
+
 # --------------------------------------------------------------- live
 
 OBSERVE = """() => {
