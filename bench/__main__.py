@@ -88,7 +88,7 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
         action="store_true",
         help="fewer runs: 3 visits, 40 changes, Lighthouse in English only, builds 1×, 5×, 10×",
     )
-    parser.add_argument("--runs", type=int, help="visits per page, cold and warm (default 5)")
+    parser.add_argument("--runs", type=int, help="visits per page, cold and warm (default 7)")
     parser.add_argument("--changes", type=int, help="input changes per page (default 120)")
     parser.add_argument(
         "--factors", help="build-scaling factors, comma-separated (default 1,10,50)"
@@ -101,7 +101,7 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark; return the exit status."""
     args = _arguments(argv)
-    runs = args.runs or (3 if args.quick else 5)
+    runs = args.runs or (3 if args.quick else 7)
     changes = args.changes or (40 if args.quick else 120)
     factors = [int(f) for f in (args.factors or ("1,5,10" if args.quick else "1,10,50")).split(",")]
     skip = {part.strip() for part in args.skip.split(",") if part.strip()}

@@ -44,6 +44,12 @@ class Report:
     failing: dict[str, list[str]] = field(default_factory=dict)
     """By category: ``audit-id (display value)`` of every weighted audit under 1."""
     error: str | None = None
+    benchmark_index: float | None = None
+    """Lighthouse's measure of the host CPU at the time of the run (``environment.benchmarkIndex``).
+
+    Its mobile preset slows the CPU 4× in simulation assuming a desktop of
+    1500–2000; on a shared machine this varies from run to run, and the
+    performance score with it."""
 
 
 def _report(url: str, data: dict[str, Any]) -> Report:
@@ -64,7 +70,14 @@ def _report(url: str, data: dict[str, Any]) -> Report:
         for key in METRICS
         if audits.get(key, {}).get("numericValue") is not None
     }
-    return Report(url=url, scores=scores, metrics=metrics, failing=failing)
+    index = data.get("environment", {}).get("benchmarkIndex")
+    return Report(
+        url=url,
+        scores=scores,
+        metrics=metrics,
+        failing=failing,
+        benchmark_index=None if index is None else float(index),
+    )
 
 
 def run(url: str, keep: Path | None = None, timeout: float = 240) -> Report:

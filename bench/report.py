@@ -247,10 +247,15 @@ def _lighthouse_section(reports: list[dict[str, Any]]) -> list[str]:
                 f"{metric('largest-contentful-paint', 0) / 1000:.1f} s",
                 f"{metric('speed-index', 0) / 1000:.1f} s",
                 f"{metric('total-blocking-time', 0):.0f} ms",
+                f"{r['benchmark_index']:.0f}" if r.get("benchmark_index") else "—",
             ]
         )
-    header = ["page", "perf.", "access.", "best pr.", "SEO", "FCP", "LCP", "SI", "TBT"]
-    out = ["", "Lighthouse 12.2.3, mobile", _markdown(header, rows)]
+    header = ["page", "perf.", "access.", "best pr.", "SEO", "FCP", "LCP", "SI", "TBT", "CPU"]
+    out = [
+        "",
+        "Lighthouse 12.2.3, mobile (CPU: Lighthouse's benchmark index of the host during the run)",
+        _markdown(header, rows),
+    ]
     for r in reports:
         out += [f"  {r['page']} {c}: {', '.join(a)}" for c, a in r["failing"].items()]
         if r["error"]:
