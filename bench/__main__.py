@@ -237,6 +237,12 @@ def _first_live(timer: Timer, floor: Target, pages: list[CalcPage], runs: int) -
             ]
             out[target.name][f"{label}_ratios"] = [round(r, 3) for r in ratios]
             out[target.name][f"{label}_ratio"] = round(median(ratios), 3)
+            # Fastest against fastest: load only ever adds time, so this is the
+            # overhead the page carries with the least interference.
+            fastest = min(v.live_ms for v in visits[target.name])
+            out[target.name][f"{label}_ratio_fastest"] = round(
+                fastest / min(v.live_ms for v in visits[floor.name]), 3
+            )
     return out
 
 
