@@ -1,13 +1,15 @@
 // Live calculators: the page side.
 //
 // Knows nothing about any calculator. It reads the DOM contract that the
-// build renders (form.calc[data-calc][data-mode][data-default-mode]
+// build renders (in the head: meta[name=calc:inputs|calc:worker|calc:pyodide|
+// calc:wheel]; in the body: form.calc[data-calc][data-mode][data-default-mode]
 // [data-state][data-locale][data-messages], input[name], output[data-output]
 // [data-style], [data-error-for], [data-status], ul[data-warnings],
 // button[data-action=copy-link]) and the JSON replies of the core, which runs
-// in one module worker per page (calculator-worker.mjs). Until the engine is
-// ready the pre-rendered example stays; if it cannot start, the example is
-// restored and labelled as such.
+// in one module worker per page (calculator-worker.mjs). It is loaded as an
+// async module from the head, so it may run before the body is parsed. Until
+// the engine is ready the pre-rendered example stays; if it cannot start, the
+// example is restored and labelled as such.
 
 const BOOT_TIMEOUT_MS = 30000; // engine not ready by then: failed
 const REPLY_TIMEOUT_MS = 20000; // a request left unanswered that long: failed
