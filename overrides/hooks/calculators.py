@@ -11,14 +11,15 @@ from __future__ import annotations
 import datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
-from calcsite import engine
+from calcsite import engine, search
 from calcsite.directives import DirectiveError, Page, expand, form_inputs
 from calcsite.formatting import format_day
 from calcsite.messages import UI, translate
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import get_plugin_logger
+from mkdocs.plugins import event_priority, get_plugin_logger
 from mkdocs.structure.pages import Page as MkDocsPage
 
 log = get_plugin_logger(__name__)
@@ -87,10 +88,18 @@ def on_page_markdown(markdown: str, page: MkDocsPage, config: MkDocsConfig, **_:
     return markdown
 
 
+# After mkdocs-static-i18n's own post-build (priority -100), which builds the
+# other languages and then writes the merged search index.
+@event_priority(-110)
 def on_post_build(config: MkDocsConfig) -> None:
     assert _plan is not None
+    site = Path(config.site_dir)
     self_hosted = not _settings(config).get("pyodide_cdn")
     try:
-        engine.write(_plan, PYODIDE_PACKAGE, Path(config.site_dir), self_hosted)
+        engine.write(_plan, PYODIDE_PACKAGE, site, self_hosted)
     except engine.EngineError as error:
         raise PluginError(str(error)) from error
+    # One search index per language (the template points Material at it).
+    alternates = config.extra.get("alternate") or []
+    site_path = urlsplit(config.site_url or "/").path
+    search.write_split_index(site, search.language_roots(alternates, site_path))

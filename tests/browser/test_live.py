@@ -159,14 +159,20 @@ def test_pages_without_calculator_stay_quiet(
 def test_the_deferred_theme_bundle_still_searches_and_copies(
     page: Page, server: Server, language: str
 ) -> None:
-    """Material's bundle runs deferred (after the calculators' async module): its features work."""
+    """Material's bundle runs deferred (after the calculators' async module): its features
+    work, and search finds pages in the reader's language only."""
     page.goto(server.url(page_path(language, "automation/")))
     page.wait_for_selector(".md-code__button, .md-clipboard", state="attached")
     page.keyboard.press("/")
     page.keyboard.type("pipeline")
-    results = page.locator(".md-search-result__item")
+    results = page.locator(".md-search-result__item > a")
     results.first.wait_for()
-    assert results.count() >= 1
+    hrefs = results.evaluate_all("links => links.map((a) => a.href)")
+    assert hrefs
+    home = server.url(page_path(language, ""))
+    # The other languages' trees (the default language's is the site root).
+    foreign = [server.url(page_path(o, "")) for o in LANGUAGES if LANGUAGES[o] and o != language]
+    assert [h for h in hrefs if not h.startswith(home) or h.startswith(tuple(foreign))] == []
 
 
 # --------------------------------------------------------------- live

@@ -1,0 +1,96 @@
+"""One search index per language, cut from the merged one.
+
+mkdocs-static-i18n writes a single ``search/search_index.json`` holding every
+language, with lunr's stemmers for all of them; a reader searching the English
+pages then gets the French and Italian copies of each page too, often first.
+Each language gets its own index at the root of its tree instead (``fr/search/
+search_index.json``), its locations relative to that root and its own stemmer
+only, which is also a third of the text for the reader's browser to parse and
+index. The theme is pointed at the language root (``overrides/main.html``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+__all__ = ["INDEX", "language_roots", "split_index", "write_split_index"]
+
+INDEX = Path("search") / "search_index.json"
+
+
+def language_roots(alternates: list[Mapping[str, Any]], site_path: str) -> dict[str, str]:
+    """Each language's folder relative to the site root, from the theme's language links.
+
+    Args:
+        alternates: The language selector's entries (Material's
+            ``extra.alternate``: ``lang`` and an absolute ``link``), as
+            mkdocs-static-i18n fills them.
+        site_path: The path of the site's URL (``/`` or ``/repo/``), which
+            every link starts with.
+
+    Returns:
+        ``{"en": "", "fr": "fr/", ...}``; links to other sites are left out.
+    """
+    roots: dict[str, str] = {}
+    prefix = "/" + site_path.strip("/") + "/" if site_path.strip("/") else "/"
+    for entry in alternates:
+        lang, link = str(entry.get("lang", "")), str(entry.get("link", ""))
+        if lang and link.startswith(prefix):
+            root = link.removeprefix(prefix).removesuffix("index.html")
+            roots[lang] = root if not root or root.endswith("/") else root + "/"
+    return roots
+
+
+def split_index(index: Mapping[str, Any], roots: Mapping[str, str]) -> dict[str, dict[str, Any]]:
+    """Cut a merged index into one index per language.
+
+    Args:
+        index: The merged index (``config`` and ``docs``, as MkDocs' search writes it).
+        roots: Each language's folder relative to the site root, ending in ``/``;
+            the default language's is ``""`` and takes every location no other
+            language claims.
+
+    Returns:
+        For each language of ``roots``, its index: the same ``config`` with
+        ``lang`` set to that language alone, and its documents with locations
+        relative to its folder.
+    """
+    folders = sorted(((root, lang) for lang, root in roots.items() if root), reverse=True)
+    default = next((lang for lang, root in roots.items() if not root), None)
+    docs: dict[str, list[dict[str, Any]]] = {lang: [] for lang in roots}
+    for doc in index.get("docs", []):
+        location = str(doc.get("location", ""))
+        owner = next(((root, lang) for root, lang in folders if location.startswith(root)), None)
+        if owner is not None:
+            root, lang = owner
+            docs[lang].append({**doc, "location": location.removeprefix(root)})
+        elif default is not None:
+            docs[default].append(dict(doc))
+    config = dict(index.get("config", {}))
+    return {lang: {"config": {**config, "lang": [lang]}, "docs": docs[lang]} for lang in roots}
+
+
+def write_split_index(site: Path, roots: Mapping[str, str]) -> bool:
+    """Replace the merged index of ``site`` by one index per language.
+
+    Returns:
+        Whether the index was split; ``False`` when there is no index, or when
+        it holds the default language's pages only (already split, or a site
+        without other languages), so that calling it twice changes nothing.
+    """
+    merged = site / INDEX
+    if not merged.is_file():
+        return False
+    index = json.loads(merged.read_text(encoding="utf-8"))
+    others = tuple(root for root in roots.values() if root)
+    if not any(str(doc.get("location", "")).startswith(others) for doc in index.get("docs", [])):
+        return False
+    for lang, part in split_index(index, roots).items():
+        target = site / roots[lang] / INDEX
+        target.parent.mkdir(parents=True, exist_ok=True)
+        # MkDocs' own search writes compact JSON; so does this.
+        target.write_text(json.dumps(part, separators=(",", ":")), encoding="utf-8")
+    return True

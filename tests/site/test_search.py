@@ -1,0 +1,67 @@
+"""One search index per language, cut from mkdocs-static-i18n's merged index."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from calcsite.search import INDEX, language_roots, split_index, write_split_index
+
+ROOTS = {"en": "", "fr": "fr/", "it": "it/"}
+MERGED = {
+    "config": {"lang": ["en", "fr", "it"], "separator": "[\\s\\-]+"},
+    "docs": [
+        {"location": "", "title": "Home", "text": "a"},
+        {"location": "pipeline-bubble/#bubble", "title": "Bubble", "text": "b"},
+        {"location": "fr/", "title": "Accueil", "text": "c"},
+        {"location": "fr/pipeline-bubble/", "title": "Bulle", "text": "d"},
+        {"location": "it/pipeline-bubble/#bolla", "title": "Bolla", "text": "e"},
+        {"location": "french-fries/", "title": "Not French", "text": "f"},
+    ],
+}
+
+
+def test_each_language_gets_its_pages_relative_to_its_root_and_its_stemmer_only() -> None:
+    parts = split_index(MERGED, ROOTS)
+    assert {lang: part["config"]["lang"] for lang, part in parts.items()} == {
+        "en": ["en"],
+        "fr": ["fr"],
+        "it": ["it"],
+    }
+    assert all(part["config"]["separator"] == "[\\s\\-]+" for part in parts.values())
+    locations = {lang: [doc["location"] for doc in part["docs"]] for lang, part in parts.items()}
+    assert locations == {
+        "en": ["", "pipeline-bubble/#bubble", "french-fries/"],
+        "fr": ["", "pipeline-bubble/"],
+        "it": ["pipeline-bubble/#bolla"],
+    }
+    assert MERGED["docs"][2]["location"] == "fr/"  # the input is left as it was
+
+
+def test_language_roots_come_from_the_language_links_under_any_site_path() -> None:
+    links = [
+        {"name": "English", "link": "/repo/", "lang": "en"},
+        {"name": "Français", "link": "/repo/fr/", "lang": "fr"},
+        {"name": "Italiano", "link": "/repo/it/index.html", "lang": "it"},
+        {"name": "Elsewhere", "link": "https://example.org/de/", "lang": "de"},
+    ]
+    assert language_roots(links, "/repo/") == ROOTS
+    assert language_roots([{"link": "/", "lang": "en"}, {"link": "/fr/", "lang": "fr"}], "") == {
+        "en": "",
+        "fr": "fr/",
+    }
+
+
+def test_writing_the_split_twice_changes_nothing_the_second_time(tmp_path: Path) -> None:
+    assert not write_split_index(tmp_path, ROOTS)  # no index yet
+    (tmp_path / INDEX).parent.mkdir(parents=True)
+    (tmp_path / INDEX).write_text(json.dumps(MERGED), encoding="utf-8")
+    assert write_split_index(tmp_path, ROOTS)
+    written = _indexes(tmp_path)
+    assert not write_split_index(tmp_path, ROOTS)
+    assert _indexes(tmp_path) == written
+    assert json.loads(written["it"])["docs"][0]["title"] == "Bolla"
+
+
+def _indexes(site: Path) -> dict[str, str]:
+    return {lang: (site / root / INDEX).read_text(encoding="utf-8") for lang, root in ROOTS.items()}
