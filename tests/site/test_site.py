@@ -285,10 +285,12 @@ def test_each_language_has_its_own_search_index_with_its_stemmer(site: Path, lan
     assert index["config"]["lang"] == [language]
     locations = {doc["location"].partition("#")[0] for doc in index["docs"]}
     assert locations == set(PAGES)
-    # Material looks for the index under "base": the page's language root.
+    # Material fetches search/search_index.json under "base", resolved from the page.
     config = json.loads(page(site, language, "pipeline-bubble/").find("script", id="__config").text)
-    assert urljoin(f"https://x{SITE_PATH}{root}pipeline-bubble/", config["base"] + "/").endswith(
-        f"{SITE_PATH}{root}"
+    base = urljoin(f"https://x{SITE_PATH}{root}pipeline-bubble/", config["base"])
+    assert (
+        urljoin(base, "search/search_index.json")
+        == f"https://x{SITE_PATH}{root}search/search_index.json"
     )
     titles = [doc["title"] for doc in index["docs"] if doc["location"] == "pipeline-bubble/"]
     assert {"en": "pipeline bubble", "fr": "bulle", "it": "bolla"}[language] in titles[0].lower()
