@@ -479,3 +479,64 @@ def test_missing_engine_file_fails_fast(
     page.goto(server.url(page_path(language, slug)) + "?devices=8")
     page.wait_for_function(FAILED, timeout=BOOT_TIMEOUT_MS)
     assert_example_restored(page, forms, language)
+
+
+# --------------------------------------------------------------- the worker's contract
+
+BARE_WORKER = """async ({ fragment, request }) => {
+  // The worker as any page (or an embed) would start it: the settings in its
+  // URL fragment, and no message until it says it is ready.
+  const meta = (name) =>
+    new URL(document.querySelector(`meta[name="${name}"]`).content, document.baseURI).href;
+  const settings = { pyodide: meta("calc:pyodide"), wheel: meta("calc:wheel"), locales: ["fr"] };
+  const hash = fragment ? "#" + encodeURIComponent(JSON.stringify(settings)) : "";
+  const worker = new Worker(meta("calc:worker") + hash, { type: "module" });
+  const seen = [];
+  const reply = await new Promise((resolve) => {
+    worker.addEventListener("message", ({ data }) => {
+      if (data.type) seen.push(data.type);
+      if (data.type === "failed") resolve(data);
+      else if (data.type === "ready") worker.postMessage({ id: 7, ...request });
+      else if (data.id === 7) resolve(data);
+    });
+  });
+  worker.terminate();
+  return { seen, reply };
+}"""
+
+
+def bare_page(page: Page, server: Server) -> None:
+    """A calculator page whose own script does not run: only its head metas are used."""
+    empty = "export {};"
+    page.route(
+        "**/calculator.mjs", lambda route: route.fulfill(body=empty, content_type="text/javascript")
+    )
+    page.goto(server.url(page_path("en", "pipeline-bubble")))
+
+
+def test_the_worker_boots_from_its_url_alone(page: Page, server: Server) -> None:
+    """Settings in the fragment, no boot message: progress, ready, then replies formatted."""
+    bare_page(page, server)
+    request = {
+        "slug": "pipeline-bubble",
+        "request": {"stages": "4", "micro_batches": "8", "chunks": "1"},
+        "locale": "fr",
+        "styles": {"bubble_overhead": "percent", "idle_share": "percent"},
+    }
+    found = page.evaluate(BARE_WORKER, {"fragment": True, "request": request})
+    assert found["seen"] == ["progress", "progress", "progress", "ready"]
+    reply = found["reply"]
+    assert reply["reply"]["ok"] is True
+    expected = expected_outputs("pipeline-bubble", "bubble", request["request"], "fr")
+    shown = reply["texts"]["outputs"]
+    assert shown == {name: expected[name] for name in ("bubble_overhead", "idle_share")}
+
+
+def test_a_worker_without_settings_fails_at_once(
+    page: Page, server: Server, recorder: Recorder
+) -> None:
+    """No fragment: one "failed" message, not a boot that never ends."""
+    bare_page(page, server)
+    found = page.evaluate(BARE_WORKER, {"fragment": False, "request": {}})
+    assert found["seen"] == ["failed"]
+    assert "settings" in found["reply"]["error"]

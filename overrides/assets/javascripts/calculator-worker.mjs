@@ -1,9 +1,9 @@
 // The calculators' engine: Pyodide and the core's wheel, in a module worker.
 //
-// The page starts one worker and sends {type: "boot", pyodide, wheel, locales}
-// with absolute URLs. The worker answers with {type: "progress", step, steps},
-// then {type: "ready", seconds} or {type: "failed", error}. After "ready" the
-// page sends {id, slug, request, locale, styles} (request: an object of raw
+// The page starts one worker per page, with its boot settings as JSON in the
+// URL fragment: {pyodide, wheel, locales}, absolute URLs. The worker boots at
+// once and reports {type: "progress", step, steps}, then {type: "ready",
+// seconds} or {type: "failed", error}. After "ready" the page sends {id, slug, request, locale, styles} (request: an object of raw
 // values by input name, optional "mode"; styles: display style by output name)
 // and gets {id, reply, texts} (reply: the parsed JSON reply of
 // calculator.web.evaluate; texts: {outputs: {name: text}} or {bounds: [text]},
@@ -110,16 +110,28 @@ function compute({ id, slug, request, locale, styles }) {
   }
 }
 
-let booting = null;
+function settings() {
+  let settings = null;
+  try {
+    settings = JSON.parse(decodeURIComponent(self.location.hash.slice(1)));
+  } catch {
+    // Reported below, with the same words as a fragment of the wrong shape.
+  }
+  if (!settings || typeof settings.pyodide !== "string" || typeof settings.wheel !== "string") {
+    throw new Error("no boot settings in the worker's URL fragment");
+  }
+  return settings;
+}
 
 self.addEventListener("message", (event) => {
   const message = event.data;
-  if (message && message.type === "boot") {
-    booting ??= boot(message).catch((error) => {
-      post({ type: "failed", error: String(error && error.message ? error.message : error) });
-    });
-  } else if (message && message.id !== undefined) {
+  if (message && message.id !== undefined) {
     if (evaluate) compute(message);
     else post({ id: message.id, error: "engine not ready" });
   }
+});
+
+// Boot now, without waiting for a message: see the page's engine.start().
+(async () => boot(settings()))().catch((error) => {
+  post({ type: "failed", error: String(error && error.message ? error.message : error) });
 });

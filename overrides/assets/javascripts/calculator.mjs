@@ -361,8 +361,18 @@ const engine = {
     for (const calc of calcs) calc.showLoading();
     performance.mark("calc:start");
     this.bootTimer = setTimeout(() => this.fail(), BOOT_TIMEOUT_MS);
+    // The worker formats results too: Intl's first formatter loads locale
+    // data for tens of milliseconds, which the page's main thread never pays.
+    // The forms' locale is the page's (the build renders both).
+    const locales = document.documentElement.lang ? [document.documentElement.lang] : [];
+    // The boot settings travel in the worker's URL fragment rather than in a
+    // message: a message waits for this thread to be free to be delivered,
+    // and right now it is busy with the theme's start-up (traced: Pyodide was
+    // requested 200 ms after the worker's script had arrived). A fragment is
+    // read as soon as the worker runs and is no part of the HTTP cache key.
+    const settings = encodeURIComponent(JSON.stringify({ pyodide, wheel, locales }));
     try {
-      this.worker = new Worker(worker, { type: "module" });
+      this.worker = new Worker(`${worker}#${settings}`, { type: "module" });
     } catch {
       this.fail();
       return;
@@ -373,11 +383,6 @@ const engine = {
       this.fail();
     });
     this.worker.addEventListener("messageerror", () => this.fail());
-    // The worker formats results too: Intl's first formatter loads locale
-    // data for tens of milliseconds, which the page's main thread never pays.
-    // The forms' locale is the page's (the build renders both).
-    const locales = document.documentElement.lang ? [document.documentElement.lang] : [];
-    this.worker.postMessage({ type: "boot", pyodide, wheel, locales });
   },
 
   // A form joins the engine in whatever state it is in.
