@@ -31,6 +31,7 @@ from .pages import CalcPage, calculator_pages, recompute_steps, shared_link
 from .scaling import build_site, scaled_build
 from .server import start
 from .sizes import engine_of, inventory
+from .stats import CONFIDENCE, median_interval
 from .timing import CHROMIUM, Target, Timer, median, percentile
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -227,21 +228,24 @@ def _first_live(timer: Timer, floor: Target, pages: list[CalcPage], runs: int) -
         entry["warm_requests"] = sorted({p for v in warm[target.name] for p in v.requests})
         out[target.name] = entry
     for target in targets[1:]:
-        for label, visits in (("cold", cold), ("warm", warm)):
+        for label, by_target in (("cold", cold), ("warm", warm)):
             # Each round visits the floor and the page back to back, so a
             # round's ratio compares them under the same load; the median of
             # those is steadier than a ratio of medians on a shared machine.
             ratios = [
                 visit.live_ms / base.live_ms
-                for visit, base in zip(visits[target.name], visits[floor.name], strict=True)
+                for visit, base in zip(by_target[target.name], by_target[floor.name], strict=True)
             ]
             out[target.name][f"{label}_ratios"] = [round(r, 3) for r in ratios]
             out[target.name][f"{label}_ratio"] = round(median(ratios), 3)
+            # How far that median can be trusted, from the spread of the rounds.
+            interval = median_interval(ratios, CONFIDENCE)
+            out[target.name][f"{label}_ratio_interval"] = [round(end, 3) for end in interval]
             # Fastest against fastest: load only ever adds time, so this is the
             # overhead the page carries with the least interference.
-            fastest = min(v.live_ms for v in visits[target.name])
+            fastest = min(v.live_ms for v in by_target[target.name])
             out[target.name][f"{label}_ratio_fastest"] = round(
-                fastest / min(v.live_ms for v in visits[floor.name]), 3
+                fastest / min(v.live_ms for v in by_target[floor.name]), 3
             )
     return out
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .stats import CONFIDENCE
+
 __all__ = ["LIMITS", "table", "targets"]
 
 LIMITS = {
@@ -38,6 +40,17 @@ def _mb(size: float) -> str:
 
 def _ms(value: float) -> str:
     return f"{value:,.0f} ms" if value >= 100 else f"{value:.1f} ms"
+
+
+def _interval(ends: list[float]) -> str:
+    return f"{round(CONFIDENCE * 100)} % interval {ends[0]:.2f}–{ends[1]:.2f}×"
+
+
+def _ratio(entry: dict[str, Any], label: str) -> str:
+    shown = f"{entry.get(f'{label}_ratio', 1):.2f}×"
+    if ends := entry.get(f"{label}_ratio_interval"):
+        shown += f" ({ends[0]:.2f}–{ends[1]:.2f})"
+    return shown
 
 
 def _markdown(header: list[str], rows: list[list[str]]) -> str:
@@ -87,9 +100,11 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
         for label in ("cold", "warm"):
             ratios = {k: v[f"{label}_ratio"] for k, v in live.items() if k != "floor"}
             worst = max(ratios, key=ratios.__getitem__)
+            interval = live[worst].get(f"{label}_ratio_interval")
+            spread = f"; {_interval(interval)}" if interval else ""
             add(
                 f"first live result ≤ {limit}× the floor, {label}",
-                f"worst {ratios[worst]:.2f}× ({worst})",
+                f"worst {ratios[worst]:.2f}× ({worst}{spread})",
                 ratios[worst] <= limit,
             )
         fetched = {k: v["warm_requests"] for k, v in live.items() if v["warm_requests"]}
@@ -196,10 +211,10 @@ def _live_section(live: dict[str, Any], runs: int) -> list[str]:
             [
                 name,
                 _ms(entry["cold_median"]),
-                f"{entry.get('cold_ratio', 1):.2f}×",
+                _ratio(entry, "cold"),
                 f"{entry.get('cold_ratio_fastest', 1):.2f}×",
                 _ms(entry["warm_median"]),
-                f"{entry.get('warm_ratio', 1):.2f}×",
+                _ratio(entry, "warm"),
                 f"{entry.get('warm_ratio_fastest', 1):.2f}×",
                 _ms(entry["cold_fcp_median"]),
                 f"{max(sent, default=0):,} B",
@@ -232,8 +247,9 @@ def _live_section(live: dict[str, Any], runs: int) -> list[str]:
     out = [
         "",
         f"First live result for a shared link, median of {runs}, from navigation start;"
-        " ÷ floor: median of the ratios of visits made back to back; fastest ÷ fastest: the"
-        " overhead with the least interference from the machine",
+        " ÷ floor: median of the ratios of visits made back to back, with the"
+        f" {round(CONFIDENCE * 100)} % bootstrap interval of that median; fastest ÷ fastest:"
+        " the overhead with the least interference from the machine",
         _markdown(header, rows),
     ]
     if phases:

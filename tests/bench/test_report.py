@@ -125,3 +125,12 @@ def test_the_table_has_every_section() -> None:
         assert title in text
     assert "| PASS |" in text
     assert "| MISS |" in text
+
+
+def test_each_ratio_comes_with_its_interval() -> None:
+    data = results()
+    data["first_live"]["p/"]["cold_ratio_interval"] = [0.94, 1.35]
+    data["targets"] = targets(data)
+    cold = next(t for t in data["targets"] if t["target"].endswith("cold"))
+    assert cold["measured"] == "worst 1.10× (p/; 90 % interval 0.94–1.35×)"
+    assert "| 1.10× (0.94–1.35) |" in table(data)
