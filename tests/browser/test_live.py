@@ -57,7 +57,8 @@ SNAPSHOT = """(selector) => {
                    (el) => el.dataset.errorFor, (el) => el.textContent),
     warnings: [...form.querySelectorAll("[data-warnings] li")].map((el) => el.textContent.trim()),
     status: form.querySelector("[data-status]").textContent,
-    copyHidden: form.querySelector('[data-action="copy-link"]').hidden,
+    // Seen or not, whatever the attribute says: a theme rule can override [hidden].
+    copyHidden: !form.querySelector('[data-action="copy-link"]').checkVisibility(),
   };
 }"""
 
@@ -465,6 +466,44 @@ def test_engine_that_never_boots_falls_back_to_the_example(
     page.clock.run_for(31_000)
     page.wait_for_function(FAILED)
     assert_example_restored(page, forms, language)
+
+
+LOADING_MOTION = """() => {
+  const form = document.querySelector("form.calc");
+  const moving = document
+    .getAnimations()
+    .filter((animation) => animation.effect && form.contains(animation.effect.target));
+  return {
+    state: form.dataset.state,
+    moving: moving.length,
+    progress: form.style.getPropertyValue("--calc-progress"),
+    status: form.querySelector("[data-status]").textContent,
+    copyShown: form.querySelector('[data-action="copy-link"]').checkVisibility(),
+  };
+}"""
+
+
+def test_the_loading_ring_fills_by_steps_and_never_spins(
+    page: Page, server: Server, recorder: Recorder
+) -> None:
+    """While the engine boots, nothing in a form animates: the ring only moves with a step.
+
+    An endless spinner made chromium draw sixty frames a second for the whole
+    boot, which cost the boot itself about a tenth on a machine without GPU.
+    """
+    recorder.expect_errors = True
+    page.route("**/*.wasm", lambda route: route.abort())
+    page.goto(server.url(page_path("en", "pipeline-bubble")) + "?stages=6")
+    # Step 1 of 3: Pyodide's module is loaded; its WebAssembly never arrives.
+    page.wait_for_function(
+        "() => document.querySelector('form.calc').style.getPropertyValue('--calc-progress') > 0"
+    )
+    shown = page.evaluate(LOADING_MOTION)
+    assert shown["state"] == "loading"
+    assert shown["moving"] == 0
+    assert shown["progress"] == "0.25"
+    assert shown["status"].endswith("(1/4)")
+    assert not shown["copyShown"], "a link to values the engine has not computed yet"
 
 
 @pytest.mark.parametrize("missing", ["calculator-worker.mjs", "pyodide.mjs", "*.whl"])

@@ -288,6 +288,8 @@ class Calc {
     let text = this.messages.loading ?? "";
     if (steps) text += ` (${step}/${steps + 1})`;
     this.setState("loading", text);
+    // Fills the status ring (calculator.css); a step is the only thing that moves it.
+    this.form.style.setProperty("--calc-progress", steps ? String(step / (steps + 1)) : "0");
     if (this.copy) this.copy.hidden = true;
   }
 
