@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+import struct
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +23,7 @@ __all__ = [
     "EngineError",
     "build_wheel",
     "copy_runtime",
+    "mark_names_utf8",
     "pyodide_version",
 ]
 
@@ -73,7 +75,55 @@ def build_wheel(project_root: Path) -> tuple[str, bytes]:
     with tempfile.TemporaryDirectory() as folder:
         builder = WheelBuilder(str(project_root))
         (path,) = builder.build(directory=folder, versions=["standard"])
-        return Path(path).name, Path(path).read_bytes()
+        return Path(path).name, mark_names_utf8(Path(path).read_bytes())
+
+
+_LOCAL = b"PK\x03\x04"
+_CENTRAL = b"PK\x01\x02"
+_END = b"PK\x05\x06"
+_UTF8_NAMES = 0x0800
+"""General-purpose bit 11 of a zip entry: its name is UTF-8 (APPNOTE 4.4.4)."""
+
+
+def mark_names_utf8(archive: bytes) -> bytes:
+    """Return the zip ``archive`` with every entry's name flagged as UTF-8.
+
+    Python's zipfile reads a name without that flag as cp437, a codec Pyodide
+    then imports (compiled from source) just to unpack the wheel: 13 to 20 ms
+    of the first live result instead of 28 to 38 ms for the whole unpack,
+    measured under Node. The names are ASCII, identical in both encodings, and
+    zipfile only sets the flag itself for names that are not. Only the two
+    flag fields of each entry change; no offset, size or checksum does.
+
+    Raises:
+        EngineError: If ``archive`` is not a plain (non-zip64) zip file.
+    """
+    data = bytearray(archive)
+    end = data.rfind(_END)
+    if end < 0:
+        raise EngineError("not a zip archive: no end of central directory")
+    try:
+        _flag_entries(data, end)
+    except struct.error as error:  # an offset or a record past the end of the bytes
+        raise EngineError(f"not a plain zip archive: {error}") from error
+    return bytes(data)
+
+
+def _flag_entries(data: bytearray, end: int) -> None:
+    count, _size, offset = struct.unpack_from("<HII", data, end + 10)
+    position = offset
+    for _ in range(count):
+        if data[position : position + 4] != _CENTRAL:
+            raise EngineError(f"no central directory entry at byte {position}")
+        (flags,) = struct.unpack_from("<H", data, position + 8)
+        struct.pack_into("<H", data, position + 8, flags | _UTF8_NAMES)
+        name, extra, comment = struct.unpack_from("<HHH", data, position + 28)
+        (local,) = struct.unpack_from("<I", data, position + 42)
+        if data[local : local + 4] != _LOCAL:
+            raise EngineError(f"no local file header at byte {local}")
+        (flags,) = struct.unpack_from("<H", data, local + 6)
+        struct.pack_into("<H", data, local + 6, flags | _UTF8_NAMES)
+        position += 46 + name + extra + comment
 
 
 def plan(project_root: Path, package_dir: Path, cdn_base: str | None) -> Engine:
