@@ -3,11 +3,12 @@
 // The page starts one worker per page, with its boot settings as JSON in the
 // URL fragment: {pyodide, wheel, locales}, absolute URLs. The worker boots at
 // once and reports {type: "progress", step, steps}, then {type: "ready",
-// seconds} or {type: "failed", error}. After "ready" the page sends {id, slug, request, locale, styles} (request: an object of raw
-// values by input name, optional "mode"; styles: display style by output name)
-// and gets {id, reply, texts} (reply: the parsed JSON reply of
-// calculator.web.evaluate; texts: {outputs: {name: text}} or {bounds: [text]},
-// formatted for the locale) or {id, error}.
+// seconds} or {type: "failed", error}. After "ready" the page sends {id, slug,
+// request, locale, styles} (request: an object of raw values by input name,
+// optional "mode"; styles: display style by output name) and gets {id, reply,
+// texts} (reply: the parsed JSON reply of calculator.web.evaluate; texts:
+// {outputs: {name: text}} or {bounds: [text]}, formatted for the locale) or
+// {id, error}.
 //
 // Formatting happens here, off the page's main thread: the first
 // Intl.NumberFormat of a locale costs tens of milliseconds. The core has
@@ -111,16 +112,16 @@ function compute({ id, slug, request, locale, styles }) {
 }
 
 function settings() {
-  let settings = null;
+  let parsed = null;
   try {
-    settings = JSON.parse(decodeURIComponent(self.location.hash.slice(1)));
+    parsed = JSON.parse(decodeURIComponent(self.location.hash.slice(1)));
   } catch {
     // Reported below, with the same words as a fragment of the wrong shape.
   }
-  if (!settings || typeof settings.pyodide !== "string" || typeof settings.wheel !== "string") {
+  if (!parsed || typeof parsed.pyodide !== "string" || typeof parsed.wheel !== "string") {
     throw new Error("no boot settings in the worker's URL fragment");
   }
-  return settings;
+  return parsed;
 }
 
 self.addEventListener("message", (event) => {
