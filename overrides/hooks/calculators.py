@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from calcsite import engine, search
+from calcsite import compile_hints, engine, search
 from calcsite.directives import DirectiveError, Page, expand, form_inputs
 from calcsite.formatting import format_day
 from calcsite.messages import UI, translate
@@ -98,6 +98,11 @@ def on_post_build(config: MkDocsConfig) -> None:
     try:
         engine.write(_plan, PYODIDE_PACKAGE, site, self_hosted)
     except engine.EngineError as error:
+        raise PluginError(str(error)) from error
+    # The theme's bundle, compiled off the main thread (see calcsite.compile_hints).
+    try:
+        compile_hints.hint_eager_compile(compile_hints.theme_bundle(site))
+    except compile_hints.CompileHintError as error:
         raise PluginError(str(error)) from error
     # One search index per language (the template points Material at it).
     alternates = config.extra.get("alternate") or []
