@@ -87,10 +87,13 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--quick",
         action="store_true",
-        help="fewer runs: 3 visits, 40 changes, Lighthouse in English only, builds 1×, 5×, 10×",
+        help="fewer runs: 3 visits, 40 changes, 1 Lighthouse run (English), builds 1×, 5×, 10×",
     )
     parser.add_argument("--runs", type=int, help="visits per page, cold and warm (default 7)")
     parser.add_argument("--changes", type=int, help="input changes per page (default 120)")
+    parser.add_argument(
+        "--lighthouse-runs", type=int, help="Lighthouse runs per page, median kept (default 3)"
+    )
     parser.add_argument(
         "--factors", help="build-scaling factors, comma-separated (default 1,10,50)"
     )
@@ -160,7 +163,12 @@ def main(argv: list[str] | None = None) -> int:
         server.stop()
 
     if "lighthouse" not in skip:
-        results["lighthouse"] = _lighthouse(site, english if args.quick else pages, floor.path)
+        results["lighthouse"] = _lighthouse(
+            site,
+            english if args.quick else pages,
+            floor.path,
+            args.lighthouse_runs or (1 if args.quick else 3),
+        )
     if "scaling" not in skip:
         results["scaling"] = []
         for factor in factors:
@@ -279,21 +287,30 @@ def _recompute(timer: Timer, pages: list[CalcPage], changes: int) -> dict[str, A
     return out
 
 
-def _lighthouse(site: Path, pages: list[CalcPage], floor: str) -> list[dict[str, Any]]:
-    """Lighthouse on each calculator page, then on two controls.
+def _lighthouse(
+    site: Path, pages: list[CalcPage], floor: str, repeats: int
+) -> list[dict[str, Any]]:
+    """Lighthouse ``repeats`` times on each calculator page, then on two controls.
 
     The controls are the floor and a page with the same theme and no
     calculator (the home page): what the engine alone, and the theme alone, score.
+    Each page's median run is reported (every run's JSON is kept).
     """
     runs = [(page.path, "calculator") for page in pages]
     runs += [(floor, "control: floor"), ("", "control: no calculator")]
     found = []
+    shutil.rmtree(OUTPUT / "lighthouse", ignore_errors=True)  # no report of an older run stays
     server = start(site)
     try:
         for path, role in runs:
             _log(f"lighthouse /{path}")
             name = path.strip("/").replace("/", "_") or "home"
-            result = lighthouse.run(server.url(path), keep=OUTPUT / "lighthouse" / f"{name}.json")
+            folder = OUTPUT / "lighthouse" / name
+            reports = [
+                lighthouse.run(server.url(path), keep=folder / f"run-{i + 1}.json")
+                for i in range(repeats)
+            ]
+            result = lighthouse.median_run(reports)
             found.append({**asdict(result), "page": path or "/", "role": role})
     finally:
         server.stop()

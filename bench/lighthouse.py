@@ -4,6 +4,10 @@ Each run is a fresh chromium profile launched by Lighthouse itself, with its
 default mobile emulation and simulated throttling. What comes back: the four
 category scores (0–100), the metrics behind the performance score, and for
 any category under 100 the audits that cost it points.
+
+One run's performance score moves by several points from run to run on a
+shared machine, so a page is run several times and the median run is kept,
+as Lighthouse's own guidance on variability recommends.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from typing import Any
 
 from .timing import CHROMIUM
 
-__all__ = ["CATEGORIES", "Report", "run"]
+__all__ = ["CATEGORIES", "Report", "median_run", "run"]
 
 ROOT = Path(__file__).resolve().parents[1]
 CLI = ROOT / "node_modules" / "lighthouse" / "cli" / "index.js"
@@ -50,6 +54,8 @@ class Report:
     Its mobile preset slows the CPU 4× in simulation assuming a desktop of
     1500–2000; on a shared machine this varies from run to run, and the
     performance score with it."""
+    runs: list[int] = field(default_factory=list)
+    """Performance scores of every run of the page, in order, when several were made."""
 
 
 def _report(url: str, data: dict[str, Any]) -> Report:
@@ -78,6 +84,25 @@ def _report(url: str, data: dict[str, Any]) -> Report:
         failing=failing,
         benchmark_index=None if index is None else float(index),
     )
+
+
+def median_run(reports: list[Report]) -> Report:
+    """Return the run with the median performance score, listing every run's score.
+
+    Failed runs are never the median unless every run failed. With an even
+    number of runs, the lower of the two middle ones is kept: no run is
+    averaged, so every number shown comes from one real run.
+
+    Raises:
+        ValueError: If ``reports`` is empty.
+    """
+    if not reports:
+        raise ValueError("no Lighthouse run to choose from")
+    usable = [r for r in reports if not r.error and "performance" in r.scores] or reports
+    ordered = sorted(usable, key=lambda r: r.scores.get("performance", -1))
+    chosen = ordered[(len(ordered) - 1) // 2]
+    chosen.runs = [r.scores.get("performance", -1) for r in reports]
+    return chosen
 
 
 def run(url: str, keep: Path | None = None, timeout: float = 240) -> Report:

@@ -276,12 +276,15 @@ def _lighthouse_section(reports: list[dict[str, Any]]) -> list[str]:
                 f"{metric('speed-index', 0) / 1000:.1f} s",
                 f"{metric('total-blocking-time', 0):.0f} ms",
                 f"{r['benchmark_index']:.0f}" if r.get("benchmark_index") else "—",
+                " ".join(str(score) for score in r.get("runs") or []) or "—",
             ]
         )
     header = ["page", "perf.", "access.", "best pr.", "SEO", "FCP", "LCP", "SI", "TBT", "CPU"]
+    header.append("perf. of each run")
     out = [
         "",
-        "Lighthouse 12.2.3, mobile (CPU: Lighthouse's benchmark index of the host during the run)",
+        "Lighthouse 12.2.3, mobile: each page's median run by performance score"
+        " (CPU: Lighthouse's benchmark index of the host during that run)",
         _markdown(header, rows),
     ]
     for r in reports:

@@ -1,0 +1,69 @@
+"""Which of several Lighthouse runs of a page the benchmark reports."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.lighthouse import Report, median_run
+from bench.report import table, targets
+
+from .test_report import results
+
+
+def report(performance: int | None, error: str | None = None) -> Report:
+    scores = {} if performance is None else {"performance": performance, "seo": 100}
+    return Report(url=f"u{performance}", scores=scores, error=error)
+
+
+def test_the_run_with_the_median_performance_is_kept_with_every_score() -> None:
+    runs = [report(97), report(92), report(99)]
+    chosen = median_run(runs)
+    assert chosen.url == "u97"
+    assert chosen.runs == [97, 92, 99]
+
+
+def test_with_an_even_count_the_lower_middle_run_is_kept_not_an_average() -> None:
+    assert median_run([report(99), report(95), report(98), report(91)]).url == "u95"
+
+
+def test_a_failed_run_is_not_the_median_while_another_succeeded() -> None:
+    runs = [report(None, error="timed out"), report(90), report(None, error="exit 1")]
+    chosen = median_run(runs)
+    assert chosen.url == "u90"
+    assert chosen.runs == [-1, 90, -1]
+
+
+def test_when_every_run_failed_a_failure_is_reported() -> None:
+    assert median_run([report(None, error="timed out")]).error == "timed out"
+
+
+def test_no_run_is_an_error() -> None:
+    with pytest.raises(ValueError, match="no Lighthouse run"):
+        median_run([])
+
+
+def test_the_table_lists_each_runs_performance_beside_the_median() -> None:
+    chosen = median_run([report(97), report(92), report(99)])
+    row = {
+        "url": chosen.url,
+        "scores": {"performance": 97, "accessibility": 100, "best-practices": 100, "seo": 100},
+        "metrics": {"total-blocking-time": 120.0},
+        "failing": {},
+        "error": None,
+        "benchmark_index": 1200.0,
+        "runs": chosen.runs,
+        "page": "p/",
+        "role": "calculator",
+    }
+    data = results(lighthouse=[row])
+    data["targets"] = targets(data)
+    text = table(data)
+    assert "median run" in text
+    line = next(
+        line
+        for line in text.splitlines()
+        if line.startswith("| p/ ") and "TBT" not in line and "120 ms" in line
+    )
+    cells = [cell.strip() for cell in line.strip("|").split("|")]
+    assert cells[1:5] == ["97", "100", "100", "100"]
+    assert cells[-1] == "97 92 99"
