@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench.lighthouse import Report, median_run
+from bench.lighthouse import OBSERVED_FCP, Report, median_run, read_report
 from bench.report import table, targets
 
 from .test_report import results
@@ -42,12 +42,55 @@ def test_no_run_is_an_error() -> None:
         median_run([])
 
 
+def lighthouse_json(observed_fcp: float | None) -> dict[str, object]:
+    """The parts of a Lighthouse report that the benchmark reads."""
+    items = [] if observed_fcp is None else [{"observedFirstContentfulPaint": observed_fcp}]
+    audits = {
+        "first-contentful-paint": {"score": 1, "numericValue": 1012.5},
+        "total-blocking-time": {"score": 0.9, "numericValue": 120.0, "displayValue": "120 ms"},
+        "metrics": {"details": {"items": items}},
+    }
+    refs = [
+        {"id": "first-contentful-paint", "weight": 10},
+        {"id": "total-blocking-time", "weight": 30},
+    ]
+    categories = {
+        name: {
+            "score": 0.97 if name == "performance" else 1.0,
+            "auditRefs": refs if name == "performance" else [],
+        }
+        for name in ("performance", "accessibility", "best-practices", "seo")
+    }
+    return {"audits": audits, "categories": categories, "environment": {"benchmarkIndex": 1234.5}}
+
+
+def test_a_report_keeps_scores_metrics_failing_audits_and_the_first_paint_seen() -> None:
+    found = read_report("u", lighthouse_json(observed_fcp=1210.0))
+    assert found.scores == {
+        "performance": 97,
+        "accessibility": 100,
+        "best-practices": 100,
+        "seo": 100,
+    }
+    assert found.metrics == {
+        "first-contentful-paint": 1012.5,
+        "total-blocking-time": 120.0,
+        OBSERVED_FCP: 1210.0,
+    }
+    assert found.failing == {"performance": ["total-blocking-time (120 ms)"]}
+    assert found.benchmark_index == 1234.5
+
+
+def test_a_report_without_observed_metrics_has_no_first_paint_seen() -> None:
+    assert OBSERVED_FCP not in read_report("u", lighthouse_json(observed_fcp=None)).metrics
+
+
 def test_the_table_lists_each_runs_performance_beside_the_median() -> None:
     chosen = median_run([report(97), report(92), report(99)])
     row = {
         "url": chosen.url,
         "scores": {"performance": 97, "accessibility": 100, "best-practices": 100, "seo": 100},
-        "metrics": {"total-blocking-time": 120.0},
+        "metrics": {"total-blocking-time": 120.0, OBSERVED_FCP: 1210.0},
         "failing": {},
         "error": None,
         "benchmark_index": 1200.0,
@@ -66,4 +109,4 @@ def test_the_table_lists_each_runs_performance_beside_the_median() -> None:
     )
     cells = [cell.strip() for cell in line.strip("|").split("|")]
     assert cells[1:5] == ["97", "100", "100", "100"]
-    assert cells[-1] == "97 92 99"
+    assert cells[-3:] == ["1210 ms", "1200", "97 92 99"]
