@@ -99,7 +99,11 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--skip", default="", help="comma-separated: timing,lighthouse,scaling")
     parser.add_argument("--output", type=Path, default=OUTPUT / "results.json")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    for name in ("runs", "changes", "lighthouse_runs"):
+        if getattr(args, name) is not None and getattr(args, name) < 1:
+            parser.error(f"--{name.replace('_', '-')} must be at least 1")
+    return args
 
 
 def main(argv: list[str] | None = None) -> int:
