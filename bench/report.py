@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .lighthouse import OBSERVED_FCP
+from .lighthouse import CATEGORIES, OBSERVED_FCP
 from .stats import CONFIDENCE
 
 __all__ = ["LIMITS", "table", "targets"]
@@ -18,8 +18,6 @@ LIMITS = {
 }
 """Targets: the ratio to the floor, one frame, 100 kB and 6.5 MB (decimal units), and
 how much the build time per page may grow from the cheapest smaller build to the largest."""
-
-CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 
 ENGINE_FILES = (
     "pyodide.mjs",
@@ -43,14 +41,18 @@ def _ms(value: float) -> str:
     return f"{value:,.0f} ms" if value >= 100 else f"{value:.1f} ms"
 
 
+def _ends(ends: list[float]) -> str:
+    return f"{ends[0]:.2f}–{ends[1]:.2f}"
+
+
 def _interval(ends: list[float]) -> str:
-    return f"{round(CONFIDENCE * 100)} % interval {ends[0]:.2f}–{ends[1]:.2f}×"
+    return f"{round(CONFIDENCE * 100)} % interval {_ends(ends)}×"
 
 
 def _ratio(entry: dict[str, Any], label: str) -> str:
     shown = f"{entry.get(f'{label}_ratio', 1):.2f}×"
     if ends := entry.get(f"{label}_ratio_interval"):
-        shown += f" ({ends[0]:.2f}–{ends[1]:.2f})"
+        shown += f" ({_ends(ends)})"
     return shown
 
 
