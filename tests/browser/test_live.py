@@ -156,14 +156,28 @@ def test_pages_without_calculator_stay_quiet(
     assert not [url for url in recorder.requests if "pyodide" in url or "/engine/" in url]
 
 
+AT_DOMCONTENTLOADED = """() => {
+  document.addEventListener("DOMContentLoaded", () => {
+    window.__themeAtDcl = "document$" in window;
+  });
+}"""
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_deferred_theme_bundle_still_searches_and_copies(
+def test_the_theme_bundle_starts_after_domcontentloaded_and_mounts_once(
     page: Page, server: Server, language: str
 ) -> None:
-    """Material's bundle runs deferred (after the calculators' async module): its features
-    work, and search finds pages in the reader's language only."""
+    """Material's bundle evaluates after DOMContentLoaded (theme-start.js): its
+    components mount once, its features work, and search finds pages in the reader's
+    language only."""
+    page.add_init_script(f"({AT_DOMCONTENTLOADED})()")
     page.goto(server.url(page_path(language, "automation/")))
-    page.wait_for_selector(".md-code__button, .md-clipboard", state="attached")
+    copy = page.locator(".md-code__button, .md-clipboard")
+    copy.first.wait_for(state="attached")
+    assert page.evaluate("window.__themeAtDcl") is False
+    # Mounted exactly once: one copy button per code block.
+    assert page.locator("pre").count() > 0
+    assert copy.count() == page.locator("pre").count()
     page.keyboard.press("/")
     page.keyboard.type("pipeline")
     results = page.locator(".md-search-result__item > a")

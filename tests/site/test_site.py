@@ -260,6 +260,26 @@ def test_only_pages_with_a_form_load_the_engine_from_the_head(
     assert [meta.attrs["content"].split() for meta in inputs] == [sorted(names)]
 
 
+def test_every_page_starts_the_theme_bundle_from_one_deferred_script(site: Path) -> None:
+    bundles = sorted((site / "assets" / "javascripts").glob("bundle.*.min.js"))
+    assert len(bundles) == 1
+    for path in all_pages(site):
+        scripts = Document(path.read_text(encoding="utf-8")).find_all("script")
+        # No parser-inserted script evaluates the bundle (and mounts it on the spot).
+        assert [s for s in scripts if "bundle." in s.attrs.get("src", "")] == [], path
+        starters = [s for s in scripts if s.attrs.get("src", "").endswith("theme-start.js")]
+        assert len(starters) == 1, path
+        (starter,) = starters
+        assert "defer" in starter.attrs, path
+        url = f"https://x{SITE_PATH}{path.relative_to(site).as_posix()}"
+        for attribute, file in (
+            ("src", site / "assets/javascripts/theme-start.js"),
+            ("data-bundle", bundles[0]),
+        ):
+            resolved = urlsplit(urljoin(url, starter.attrs[attribute])).path
+            assert resolved == f"{SITE_PATH}{file.relative_to(site).as_posix()}", (path, attribute)
+
+
 def test_no_inline_script_of_our_own(site: Path) -> None:
     for path in all_pages(site):
         for script in Document(path.read_text(encoding="utf-8")).find_all("script"):
