@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .lighthouse import CATEGORIES, OBSERVED_FCP
+from .lighthouse import CATEGORIES, HELD_PAINT_MS, OBSERVED_FCP
 from .stats import CONFIDENCE
 
 __all__ = ["LIMITS", "table", "targets"]
@@ -292,6 +292,19 @@ def _lighthouse_section(reports: list[dict[str, Any]]) -> list[str]:
         " CPU: Lighthouse's benchmark index of the host during that run)",
         _markdown(header, rows),
     ]
+    paints = [
+        paint
+        for r in reports
+        if r.get("role", "calculator") == "calculator"
+        for paint in r.get("paints") or []
+        if paint is not None
+    ]
+    if paints:
+        held = sum(paint > HELD_PAINT_MS for paint in paints)
+        out.append(
+            f"  first paint held back (seen after {HELD_PAINT_MS:.0f} ms) in {held} of"
+            f" {len(paints)} runs of calculator pages"
+        )
     for r in reports:
         out += [f"  {r['page']} {c}: {', '.join(a)}" for c, a in r["failing"].items()]
         if r["error"]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench.lighthouse import OBSERVED_FCP, Report, median_run, read_report
+from bench.lighthouse import HELD_PAINT_MS, OBSERVED_FCP, Report, median_run, read_report
 from bench.report import table, targets
 
 from .test_report import results
@@ -110,3 +110,35 @@ def test_the_table_lists_each_runs_performance_beside_the_median() -> None:
     cells = [cell.strip() for cell in line.strip("|").split("|")]
     assert cells[1:5] == ["97", "100", "100", "100"]
     assert cells[-3:] == ["1210 ms", "1200", "97 92 99"]
+
+
+def test_every_runs_first_paint_is_kept_beside_the_median() -> None:
+    runs = [report(97), report(92), report(None, error="timed out")]
+    runs[0].metrics[OBSERVED_FCP] = 1230.0
+    runs[1].metrics[OBSERVED_FCP] = 210.0
+    assert median_run(runs).paints == [1230.0, 210.0, None]
+
+
+def test_the_report_counts_the_held_first_paints_of_calculator_pages_only() -> None:
+    def row(page: str, role: str, paints: list[float | None]) -> dict[str, object]:
+        return {
+            "url": page,
+            "scores": {"performance": 99},
+            "metrics": {},
+            "failing": {},
+            "error": None,
+            "benchmark_index": None,
+            "runs": [99] * len(paints),
+            "paints": paints,
+            "page": page,
+            "role": role,
+        }
+
+    rows = [
+        row("a/", "calculator", [1230.0, 210.0, None]),
+        row("b/", "calculator", [HELD_PAINT_MS + 1, HELD_PAINT_MS]),
+        row("bench-floor/", "control: floor", [1250.0, 1250.0]),
+    ]
+    data = results(lighthouse=rows)
+    data["targets"] = targets(data)
+    assert f"seen after {HELD_PAINT_MS:.0f} ms) in 2 of 4 runs of calculator pages" in table(data)
