@@ -4,9 +4,9 @@ Chromium (136 and later) reads one magic comment at the top of a script,
 ``//# allFunctionsCalledOnLoad``, and then compiles every function of that
 script on a background thread while it downloads. Without it, V8 compiles each
 function lazily, on the main thread, the first time it is called. Material's
-bundle calls most of its functions while it starts, in a single main-thread
-task that is the largest part of Lighthouse's Total Blocking Time on our
-pages. With the comment, Lighthouse's median long task for the bundle fell
+bundle calls most of its functions while it starts, in the main-thread tasks
+that make up most of Lighthouse's Total Blocking Time on our pages. With the
+comment, Lighthouse's median long task for the bundle fell
 by 8-47 % and the median TBT by 9-46 % on the three pages compared
 (Lighthouse 12.2.3, mobile preset, 6-8 interleaved runs each). Other
 browsers read it as a comment.
