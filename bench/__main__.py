@@ -97,6 +97,12 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--factors", help="build-scaling factors, comma-separated (default 1,10,50)"
     )
+    parser.add_argument(
+        "--render-document",
+        action="store_true",
+        help="run Lighthouse's chromium with RenderDocument on, as chromium ships it"
+        " (Lighthouse's launcher turns it off; see the Performance page)",
+    )
     parser.add_argument("--skip", default="", help="comma-separated: timing,lighthouse,scaling")
     parser.add_argument("--output", type=Path, default=OUTPUT / "results.json")
     args = parser.parse_args(argv)
@@ -116,7 +122,11 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     results: dict[str, Any] = {
         "machine": _machine(),
-        "settings": {"runs": runs, "changes": changes},
+        "settings": {
+            "runs": runs,
+            "changes": changes,
+            "lighthouse": {**lighthouse.versions(), "render_document": args.render_document},
+        },
     }
 
     site = OUTPUT / "site"
@@ -172,6 +182,7 @@ def main(argv: list[str] | None = None) -> int:
             english if args.quick else pages,
             floor.path,
             args.lighthouse_runs or (1 if args.quick else 3),
+            args.render_document,
         )
     if "scaling" not in skip:
         results["scaling"] = []
@@ -292,7 +303,7 @@ def _recompute(timer: Timer, pages: list[CalcPage], changes: int) -> dict[str, A
 
 
 def _lighthouse(
-    site: Path, pages: list[CalcPage], floor: str, repeats: int
+    site: Path, pages: list[CalcPage], floor: str, repeats: int, render_document: bool
 ) -> list[dict[str, Any]]:
     """Lighthouse ``repeats`` times on each calculator page, then on two controls.
 
@@ -311,7 +322,11 @@ def _lighthouse(
             name = path.strip("/").replace("/", "_") or "home"
             folder = OUTPUT / "lighthouse" / name
             reports = [
-                lighthouse.run(server.url(path), keep=folder / f"run-{i + 1}.json")
+                lighthouse.run(
+                    server.url(path),
+                    keep=folder / f"run-{i + 1}.json",
+                    render_document=render_document,
+                )
                 for i in range(repeats)
             ]
             result = lighthouse.median_run(reports)

@@ -8,10 +8,18 @@ any category under 100 the audits that cost it points.
 One run's performance score moves by several points from run to run on a
 shared machine, so a page is run several times and the median run is kept,
 as Lighthouse's own guidance on variability recommends.
+
+Lighthouse starts chromium through chrome-launcher, whose default flags turn
+off chromium's RenderDocument, a workaround for automation bugs that
+Puppeteer dropped from Chrome 147 and that the Playwright pinned here does
+not apply. A reader's browser keeps it on. ``run(..., render_document=True)``
+launches chromium with the same flags less that one, so that the two can be
+compared; the benchmark's default is Lighthouse as it ships.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -26,10 +34,14 @@ __all__ = [
     "CATEGORIES",
     "HELD_PAINT_MS",
     "OBSERVED_FCP",
+    "RENDER_DOCUMENT",
     "Report",
+    "chrome_flags",
+    "launcher_flags",
     "median_run",
     "read_report",
     "run",
+    "versions",
 ]
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,6 +61,11 @@ OBSERVED_FCP = "observed-first-contentful-paint"
 # RenderDocument, which a reader's browser keeps on; see the Performance page).
 HELD_PAINT_MS = 800.0
 CHROME_FLAGS = "--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage"
+RENDER_DOCUMENT = "RenderDocument"
+DISABLE_FEATURES = "--disable-features="
+# chrome-launcher adds this one itself on Linux, but not when its defaults are
+# ignored; kept so that the two ways of launching differ by RenderDocument only.
+LINUX_LAUNCHER_FLAG = "--disable-setuid-sandbox"
 
 
 @dataclass
@@ -127,8 +144,79 @@ def median_run(reports: list[Report]) -> Report:
     return chosen
 
 
-def run(url: str, keep: Path | None = None, timeout: float = 240) -> Report:
-    """Run Lighthouse once on ``url``; keep its JSON report at ``keep`` if given."""
+@functools.cache
+def launcher_flags() -> list[str]:
+    """The default chromium flags of the installed chrome-launcher, which Lighthouse uses.
+
+    Asked of chrome-launcher itself (``Launcher.defaultFlags()``) rather than
+    copied here, so that an update of the lock file cannot leave a stale list.
+
+    Raises:
+        RuntimeError: If node cannot load chrome-launcher (``npm ci`` not run).
+    """
+    script = (
+        "import {Launcher} from 'chrome-launcher';"
+        "console.log(JSON.stringify(Launcher.defaultFlags()));"
+    )
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e", script],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"chrome-launcher's flags could not be read: {done.stderr.strip()}")
+    flags: list[str] = json.loads(done.stdout)
+    return flags
+
+
+def chrome_flags(defaults: list[str], render_document: bool) -> list[str]:
+    """The chromium flags of one Lighthouse run, given chrome-launcher's ``defaults``.
+
+    Without ``render_document`` this is only the benchmark's own flags: the
+    launcher adds its defaults. With it, the run ignores the launcher's
+    defaults and passes them itself, less ``RenderDocument`` in the list of
+    disabled features, so that nothing else changes.
+    """
+    own = CHROME_FLAGS.split()
+    if not render_document:
+        return own
+    flags = []
+    for flag in defaults:
+        if not flag.startswith(DISABLE_FEATURES):
+            flags.append(flag)
+            continue
+        features = flag.removeprefix(DISABLE_FEATURES).split(",")
+        if kept := [feature for feature in features if feature != RENDER_DOCUMENT]:
+            flags.append(DISABLE_FEATURES + ",".join(kept))
+    return [*flags, LINUX_LAUNCHER_FLAG, *own]
+
+
+def versions() -> dict[str, str]:
+    """The installed versions of Lighthouse and of the chrome-launcher it runs chromium with."""
+    found = {}
+    for name in ("lighthouse", "chrome-launcher"):
+        manifest = ROOT / "node_modules" / name / "package.json"
+        try:
+            found[name] = str(json.loads(manifest.read_text(encoding="utf-8"))["version"])
+        except (OSError, ValueError, KeyError):
+            found[name] = "?"
+    return found
+
+
+def run(
+    url: str,
+    keep: Path | None = None,
+    timeout: float = 240,
+    render_document: bool = False,
+) -> Report:
+    """Run Lighthouse once on ``url``; keep its JSON report at ``keep`` if given.
+
+    With ``render_document``, chromium keeps RenderDocument on (see
+    ``chrome_flags``); by default Lighthouse launches it as it ships.
+    """
+    defaults = launcher_flags() if render_document else []
     with tempfile.TemporaryDirectory(prefix="bench-lighthouse-") as folder:
         output = Path(folder) / "report.json"
         command = [
@@ -138,8 +226,10 @@ def run(url: str, keep: Path | None = None, timeout: float = 240) -> Report:
             "--output=json",
             f"--output-path={output}",
             "--quiet",
-            f"--chrome-flags={CHROME_FLAGS}",
+            f"--chrome-flags={' '.join(chrome_flags(defaults, render_document))}",
         ]
+        if render_document:
+            command.append("--chrome-ignore-default-flags")
         env = {**os.environ, "CHROME_PATH": CHROMIUM}
         try:
             done = subprocess.run(

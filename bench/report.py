@@ -265,7 +265,20 @@ def _live_section(live: dict[str, Any], runs: int) -> list[str]:
     return out
 
 
-def _lighthouse_section(reports: list[dict[str, Any]]) -> list[str]:
+def _lighthouse_setting(setting: dict[str, Any]) -> str:
+    """Which Lighthouse ran, and how it launched chromium."""
+    launched = (
+        "RenderDocument on, as chromium ships it"
+        if setting.get("render_document")
+        else "RenderDocument off, as Lighthouse's launcher sets it"
+    )
+    return (
+        f"Lighthouse {setting.get('lighthouse', '?')} (chrome-launcher"
+        f" {setting.get('chrome-launcher', '?')}; {launched})"
+    )
+
+
+def _lighthouse_section(reports: list[dict[str, Any]], setting: dict[str, Any]) -> list[str]:
     rows = []
     for r in reports:
         metric = r["metrics"].get
@@ -287,7 +300,7 @@ def _lighthouse_section(reports: list[dict[str, Any]]) -> list[str]:
     header += ["first paint seen", "CPU", "perf. of each run"]
     out = [
         "",
-        "Lighthouse 12.2.3, mobile: each page's median run by performance score"
+        f"{_lighthouse_setting(setting)}, mobile: each page's median run by performance score"
         " (first paint seen: in the unthrottled load the metrics are simulated from;"
         " CPU: Lighthouse's benchmark index of the host during that run)",
         _markdown(header, rows),
@@ -345,7 +358,7 @@ def table(results: dict[str, Any]) -> str:
             _markdown(header, rows),
         ]
     if reports := results.get("lighthouse"):
-        out += _lighthouse_section(reports)
+        out += _lighthouse_section(reports, results["settings"].get("lighthouse", {}))
     if scaling := results.get("scaling"):
         rows = [
             [

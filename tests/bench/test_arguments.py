@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bench.__main__ import _arguments
 from bench.__main__ import main as bench_main
 
 
@@ -15,3 +16,8 @@ def test_a_count_below_one_is_refused_before_anything_runs(
         bench_main([option, "0"])
     assert stopped.value.code == 2
     assert f"{option} must be at least 1" in capsys.readouterr().err
+
+
+def test_render_document_is_off_unless_asked_for() -> None:
+    assert _arguments([]).render_document is False
+    assert _arguments(["--render-document"]).render_document is True

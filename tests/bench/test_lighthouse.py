@@ -4,7 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from bench.lighthouse import HELD_PAINT_MS, OBSERVED_FCP, Report, median_run, read_report
+from bench.lighthouse import (
+    CHROME_FLAGS,
+    HELD_PAINT_MS,
+    OBSERVED_FCP,
+    RENDER_DOCUMENT,
+    Report,
+    chrome_flags,
+    launcher_flags,
+    median_run,
+    read_report,
+    versions,
+)
 from bench.report import table, targets
 
 from .test_report import results
@@ -142,3 +153,74 @@ def test_the_report_counts_the_held_first_paints_of_calculator_pages_only() -> N
     data = results(lighthouse=rows)
     data["targets"] = targets(data)
     assert f"seen after {HELD_PAINT_MS:.0f} ms) in 2 of 4 runs of calculator pages" in table(data)
+
+
+LAUNCHER = [
+    "--disable-features=Translate,RenderDocument,MediaRouter",
+    "--disable-extensions",
+    "--no-first-run",
+]
+
+
+def test_as_shipped_only_the_benchmarks_own_flags_are_passed_the_launcher_adds_its_own() -> None:
+    assert chrome_flags(LAUNCHER, render_document=False) == CHROME_FLAGS.split()
+
+
+def test_with_render_document_on_only_that_feature_leaves_the_launchers_flags() -> None:
+    flags = chrome_flags(LAUNCHER, render_document=True)
+    assert flags == [
+        "--disable-features=Translate,MediaRouter",
+        "--disable-extensions",
+        "--no-first-run",
+        "--disable-setuid-sandbox",
+        *CHROME_FLAGS.split(),
+    ]
+
+
+def test_a_disabled_features_list_of_render_document_alone_is_dropped_not_left_empty() -> None:
+    flags = chrome_flags(["--disable-features=RenderDocument", "--mute-audio"], True)
+    assert not any(flag.startswith("--disable-features") for flag in flags)
+    assert "--mute-audio" in flags
+
+
+def test_the_launchers_flags_are_read_from_the_installed_chrome_launcher() -> None:
+    flags = launcher_flags()
+    assert "--no-first-run" in flags
+    disabled = next(f for f in flags if f.startswith("--disable-features="))
+    # What the Performance page says of the pinned launcher: it turns RenderDocument off.
+    assert RENDER_DOCUMENT in disabled.removeprefix("--disable-features=").split(",")
+    assert not any(RENDER_DOCUMENT in flag for flag in chrome_flags(flags, render_document=True))
+
+
+def test_the_versions_are_those_of_the_installed_packages() -> None:
+    found = versions()
+    assert found["lighthouse"] == "12.2.3"
+    assert found["chrome-launcher"].count(".") == 2
+
+
+@pytest.mark.parametrize(
+    ("render_document", "said"),
+    [(False, "RenderDocument off, as Lighthouse's launcher sets it"), (True, "RenderDocument on")],
+)
+def test_the_lighthouse_section_says_which_lighthouse_ran_and_how_it_launched_chromium(
+    render_document: bool, said: str
+) -> None:
+    row = {
+        "url": "p/",
+        "scores": {"performance": 99},
+        "metrics": {},
+        "failing": {},
+        "error": None,
+        "benchmark_index": None,
+        "runs": [99],
+        "page": "p/",
+        "role": "calculator",
+    }
+    data = results(lighthouse=[row])
+    data["settings"]["lighthouse"] = {
+        "lighthouse": "12.2.3",
+        "chrome-launcher": "1.2.1",
+        "render_document": render_document,
+    }
+    data["targets"] = targets(data)
+    assert f"Lighthouse 12.2.3 (chrome-launcher 1.2.1; {said}" in table(data)
