@@ -125,7 +125,12 @@ def main(argv: list[str] | None = None) -> int:
         "settings": {
             "runs": runs,
             "changes": changes,
-            "lighthouse": {**lighthouse.versions(), "render_document": args.render_document},
+            "lighthouse": {
+                **lighthouse.versions(),
+                # On when asked for, or when the installed launcher no longer turns it off.
+                "render_document": args.render_document
+                or not lighthouse.disables_render_document(lighthouse.launcher_flags()),
+            },
         },
     }
 

@@ -37,6 +37,7 @@ __all__ = [
     "RENDER_DOCUMENT",
     "Report",
     "chrome_flags",
+    "disables_render_document",
     "launcher_flags",
     "median_run",
     "read_report",
@@ -169,6 +170,15 @@ def launcher_flags() -> list[str]:
         raise RuntimeError(f"chrome-launcher's flags could not be read: {done.stderr.strip()}")
     flags: list[str] = json.loads(done.stdout)
     return flags
+
+
+def disables_render_document(flags: list[str]) -> bool:
+    """Whether ``flags`` (chrome-launcher's defaults, say) turn RenderDocument off."""
+    return any(
+        RENDER_DOCUMENT in flag.removeprefix(DISABLE_FEATURES).split(",")
+        for flag in flags
+        if flag.startswith(DISABLE_FEATURES)
+    )
 
 
 def chrome_flags(defaults: list[str], render_document: bool) -> list[str]:

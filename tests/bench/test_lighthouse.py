@@ -11,6 +11,7 @@ from bench.lighthouse import (
     RENDER_DOCUMENT,
     Report,
     chrome_flags,
+    disables_render_document,
     launcher_flags,
     median_run,
     read_report,
@@ -186,10 +187,16 @@ def test_a_disabled_features_list_of_render_document_alone_is_dropped_not_left_e
 def test_the_launchers_flags_are_read_from_the_installed_chrome_launcher() -> None:
     flags = launcher_flags()
     assert "--no-first-run" in flags
-    disabled = next(f for f in flags if f.startswith("--disable-features="))
     # What the Performance page says of the pinned launcher: it turns RenderDocument off.
-    assert RENDER_DOCUMENT in disabled.removeprefix("--disable-features=").split(",")
+    assert disables_render_document(flags)
+    assert not disables_render_document(chrome_flags(flags, render_document=True))
     assert not any(RENDER_DOCUMENT in flag for flag in chrome_flags(flags, render_document=True))
+
+
+def test_render_document_counts_as_disabled_only_as_a_whole_name_in_disable_features() -> None:
+    assert disables_render_document(["--disable-features=A,RenderDocument"])
+    assert not disables_render_document(["--disable-features=RenderDocumentLevel"])
+    assert not disables_render_document(["--enable-features=RenderDocument"])
 
 
 def test_the_versions_are_those_of_the_installed_packages() -> None:
