@@ -490,7 +490,12 @@ LOADING_MOTION = """() => {
   return {
     state: form.dataset.state,
     moving: moving.length,
-    progress: form.style.getPropertyValue("--calc-progress"),
+    progress: form.querySelector("[data-status]").style.getPropertyValue("--calc-progress"),
+    // Set anywhere else, the property would restyle every element under it at each step.
+    ring: getComputedStyle(form.querySelector("[data-status]"), "::before").backgroundImage,
+    elsewhere: [...form.querySelectorAll("*"), form].filter(
+      (el) => el.style.getPropertyValue("--calc-progress") && !el.matches("[data-status]"),
+    ).length,
     status: form.querySelector("[data-status]").textContent,
     copyShown: form.querySelector('[data-action="copy-link"]').checkVisibility(),
   };
@@ -510,12 +515,15 @@ def test_the_loading_ring_fills_by_steps_and_never_spins(
     page.goto(server.url(page_path("en", "pipeline-bubble")) + "?stages=6")
     # Step 1 of 3: Pyodide's module is loaded; its WebAssembly never arrives.
     page.wait_for_function(
-        "() => document.querySelector('form.calc').style.getPropertyValue('--calc-progress') > 0"
+        "() => document.querySelector('form.calc [data-status]')"
+        ".style.getPropertyValue('--calc-progress') > 0"
     )
     shown = page.evaluate(LOADING_MOTION)
     assert shown["state"] == "loading"
     assert shown["moving"] == 0
     assert shown["progress"] == "0.25"
+    assert shown["elsewhere"] == 0
+    assert "90deg" in shown["ring"], "a quarter of the ring drawn"
     assert shown["status"].endswith("(1/4)")
     assert not shown["copyShown"], "a link to values the engine has not computed yet"
 

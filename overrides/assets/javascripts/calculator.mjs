@@ -289,7 +289,12 @@ class Calc {
     if (steps) text += ` (${step}/${steps + 1})`;
     this.setState("loading", text);
     // Fills the status ring (calculator.css); a step is the only thing that moves it.
-    this.form.style.setProperty("--calc-progress", steps ? String(step / (steps + 1)) : "0");
+    // Set on the status line, whose ::before draws the ring: a custom property
+    // is inherited, so set on the form it restyled all of the form's ~100
+    // elements at every step (11-20 ms each in chromium traces).
+    if (this.status) {
+      this.status.style.setProperty("--calc-progress", steps ? String(step / (steps + 1)) : "0");
+    }
     if (this.copy) this.copy.hidden = true;
   }
 
