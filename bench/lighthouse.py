@@ -147,20 +147,25 @@ def median_run(reports: list[Report]) -> Report:
 
 @functools.cache
 def launcher_flags() -> list[str]:
-    """The default chromium flags of the installed chrome-launcher, which Lighthouse uses.
+    """The default chromium flags of the chrome-launcher that Lighthouse loads.
 
     Asked of chrome-launcher itself (``Launcher.defaultFlags()``) rather than
-    copied here, so that an update of the lock file cannot leave a stale list.
+    copied here, so that an update of the lock file cannot leave a stale list;
+    the package is resolved from Lighthouse's CLI, as Lighthouse resolves it,
+    so a copy nested under Lighthouse would be the one asked.
 
     Raises:
         RuntimeError: If node cannot load chrome-launcher (``npm ci`` not run).
     """
     script = (
-        "import {Launcher} from 'chrome-launcher';"
+        "import {createRequire} from 'node:module';"
+        "import {pathToFileURL} from 'node:url';"
+        "const resolve = createRequire(process.argv[1]).resolve;"
+        "const {Launcher} = await import(pathToFileURL(resolve('chrome-launcher')).href);"
         "console.log(JSON.stringify(Launcher.defaultFlags()));"
     )
     done = subprocess.run(
-        ["node", "--input-type=module", "-e", script],
+        ["node", "--input-type=module", "-e", script, str(CLI)],
         cwd=ROOT,
         capture_output=True,
         text=True,
