@@ -265,6 +265,21 @@ def _live_section(live: dict[str, Any], runs: int) -> list[str]:
     return out
 
 
+def _blocking_shares(reports: list[dict[str, Any]]) -> list[tuple[str, float]]:
+    """Mean blocking ms per run of calculator pages by source, largest first."""
+    runs = [
+        run
+        for r in reports
+        if r.get("role", "calculator") == "calculator"
+        for run in r.get("blockings") or []
+    ]
+    totals: dict[str, float] = {}
+    for run in runs:
+        for source, ms in run.items():
+            totals[source] = totals.get(source, 0.0) + ms
+    return sorted(((s, ms / len(runs)) for s, ms in totals.items()), key=lambda x: -x[1])
+
+
 def _lighthouse_setting(setting: dict[str, Any]) -> str:
     """Which Lighthouse ran, and how it launched chromium."""
     launched = (
@@ -317,6 +332,11 @@ def _lighthouse_section(reports: list[dict[str, Any]], setting: dict[str, Any]) 
         out.append(
             f"  first paint held back (seen after {HELD_PAINT_MS:.0f} ms) in {held} of"
             f" {len(paints)} runs of calculator pages"
+        )
+    if shares := _blocking_shares(reports):
+        out.append(
+            "  Total Blocking Time by source, mean per run of calculator pages (Lighthouse's"
+            " simulated long tasks): " + ", ".join(f"{s} {ms:.0f} ms" for s, ms in shares)
         )
     for r in reports:
         out += [f"  {r['page']} {c}: {', '.join(a)}" for c, a in r["failing"].items()]

@@ -231,3 +231,69 @@ def test_the_lighthouse_section_says_which_lighthouse_ran_and_how_it_launched_ch
     }
     data["targets"] = targets(data)
     assert f"Lighthouse 12.2.3 (chrome-launcher 1.2.1; {said}" in table(data)
+
+
+def with_long_tasks(tasks: list[tuple[str, float, float]]) -> dict[str, object]:
+    """A report whose simulated load paints at 1,000 ms and is interactive at 2,000 ms."""
+    data = lighthouse_json(observed_fcp=300.0)
+    audits = data["audits"]
+    assert isinstance(audits, dict)
+    window = {"firstContentfulPaint": 1000.0, "interactive": 2000.0}
+    audits["metrics"] = {"details": {"items": [window]}}
+    audits["long-tasks"] = {
+        "details": {"items": [{"url": u, "startTime": s, "duration": d} for u, s, d in tasks]}
+    }
+    data["requestedUrl"] = "http://127.0.0.1:8000/page/"
+    data["finalDisplayedUrl"] = "http://127.0.0.1:8000/page/?devices=8"
+    return data
+
+
+def test_blocking_time_is_split_by_source_over_the_window_lighthouse_sums() -> None:
+    tasks = [
+        ("http://127.0.0.1:8000/page/", 900.0, 200.0),  # 100 ms after the paint: 50 blocking
+        ("http://127.0.0.1:8000/assets/bundle.js", 1500.0, 80.0),  # 30
+        ("http://127.0.0.1:8000/assets/bundle.js?v=2", 1700.0, 70.0),  # 20, same file
+        ("Unattributable", 1200.0, 60.0),  # 10
+        ("http://127.0.0.1:8000/assets/early.js", 500.0, 300.0),  # over before the paint
+        ("http://127.0.0.1:8000/assets/late.js", 2100.0, 300.0),  # after Time to Interactive
+        ("http://127.0.0.1:8000/assets/edge.js", 1980.0, 100.0),  # 20 ms inside: under 50
+    ]
+    found = read_report("u", with_long_tasks(tasks))
+    assert found.blocking == {"document": 50.0, "bundle.js": 50.0, "unattributed": 10.0}
+
+
+def test_a_report_without_long_tasks_or_metrics_blocks_nothing() -> None:
+    assert read_report("u", lighthouse_json(observed_fcp=None)).blocking == {}
+
+
+def test_the_report_shows_mean_blocking_per_run_of_calculator_pages_largest_first() -> None:
+    def row(page: str, role: str, blockings: list[dict[str, float]]) -> dict[str, object]:
+        return {
+            "url": page,
+            "scores": {"performance": 99},
+            "metrics": {},
+            "failing": {},
+            "error": None,
+            "benchmark_index": None,
+            "runs": [99] * len(blockings),
+            "blockings": blockings,
+            "page": page,
+            "role": role,
+        }
+
+    rows = [
+        row("a/", "calculator", [{"document": 60.0, "bundle.js": 30.0}, {}]),
+        row("b/", "calculator", [{"bundle.js": 90.0}, {"document": 20.0}]),
+        row("/", "control: no calculator", [{"bundle.js": 1000.0}]),
+    ]
+    data = results(lighthouse=rows)
+    data["targets"] = targets(data)
+    text = table(data)
+    assert "Total Blocking Time by source" in text
+    assert "bundle.js 30 ms, document 20 ms" in text
+
+
+def test_every_runs_blocking_split_is_kept_beside_the_median() -> None:
+    runs = [report(97), report(92)]
+    runs[0].blocking = {"document": 10.0}
+    assert median_run(runs).blockings == [{"document": 10.0}, {}]
