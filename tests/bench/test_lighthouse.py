@@ -27,6 +27,24 @@ def report(performance: int | None, error: str | None = None) -> Report:
     return Report(url=f"u{performance}", scores=scores, error=error)
 
 
+def report_row(
+    page: str, role: str = "calculator", runs: int = 1, **more: object
+) -> dict[str, object]:
+    """One page's entry of ``results["lighthouse"]``, as the benchmark writes it."""
+    return {
+        "url": page,
+        "scores": {"performance": 99},
+        "metrics": {},
+        "failing": {},
+        "error": None,
+        "benchmark_index": None,
+        "runs": [99] * runs,
+        "page": page,
+        "role": role,
+        **more,
+    }
+
+
 def test_the_run_with_the_median_performance_is_kept_with_every_score() -> None:
     runs = [report(97), report(92), report(99)]
     chosen = median_run(runs)
@@ -133,18 +151,7 @@ def test_every_runs_first_paint_is_kept_beside_the_median() -> None:
 
 def test_the_report_counts_the_held_first_paints_of_calculator_pages_only() -> None:
     def row(page: str, role: str, paints: list[float | None]) -> dict[str, object]:
-        return {
-            "url": page,
-            "scores": {"performance": 99},
-            "metrics": {},
-            "failing": {},
-            "error": None,
-            "benchmark_index": None,
-            "runs": [99] * len(paints),
-            "paints": paints,
-            "page": page,
-            "role": role,
-        }
+        return report_row(page, role, len(paints), paints=paints)
 
     rows = [
         row("a/", "calculator", [1230.0, 210.0, None]),
@@ -212,18 +219,7 @@ def test_the_versions_are_those_of_the_installed_packages() -> None:
 def test_the_lighthouse_section_says_which_lighthouse_ran_and_how_it_launched_chromium(
     render_document: bool, said: str
 ) -> None:
-    row = {
-        "url": "p/",
-        "scores": {"performance": 99},
-        "metrics": {},
-        "failing": {},
-        "error": None,
-        "benchmark_index": None,
-        "runs": [99],
-        "page": "p/",
-        "role": "calculator",
-    }
-    data = results(lighthouse=[row])
+    data = results(lighthouse=[report_row("p/")])
     data["settings"]["lighthouse"] = {
         "lighthouse": "12.2.3",
         "chrome-launcher": "1.2.1",
@@ -268,18 +264,7 @@ def test_a_report_without_long_tasks_or_metrics_blocks_nothing() -> None:
 
 def test_the_report_shows_mean_blocking_per_run_of_calculator_pages_largest_first() -> None:
     def row(page: str, role: str, blockings: list[dict[str, float]]) -> dict[str, object]:
-        return {
-            "url": page,
-            "scores": {"performance": 99},
-            "metrics": {},
-            "failing": {},
-            "error": None,
-            "benchmark_index": None,
-            "runs": [99] * len(blockings),
-            "blockings": blockings,
-            "page": page,
-            "role": role,
-        }
+        return report_row(page, role, len(blockings), blockings=blockings)
 
     rows = [
         row("a/", "calculator", [{"document": 60.0, "bundle.js": 30.0}, {}]),
