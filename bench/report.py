@@ -265,14 +265,19 @@ def _live_section(live: dict[str, Any], runs: int) -> list[str]:
     return out
 
 
-def _blocking_shares(reports: list[dict[str, Any]]) -> list[tuple[str, float]]:
-    """Mean blocking ms per run of calculator pages by source, largest first."""
-    runs = [
+def _calculator_runs(reports: list[dict[str, Any]], key: str) -> list[Any]:
+    """``key`` of every run of every calculator page (controls left out)."""
+    return [
         run
         for r in reports
         if r.get("role", "calculator") == "calculator"
-        for run in r.get("blockings") or []
+        for run in r.get(key) or []
     ]
+
+
+def _blocking_shares(reports: list[dict[str, Any]]) -> list[tuple[str, float]]:
+    """Mean blocking ms per run of calculator pages by source, largest first."""
+    runs = _calculator_runs(reports, "blockings")
     totals: dict[str, float] = {}
     for run in runs:
         for source, ms in run.items():
@@ -320,13 +325,7 @@ def _lighthouse_section(reports: list[dict[str, Any]], setting: dict[str, Any]) 
         " CPU: Lighthouse's benchmark index of the host during that run)",
         _markdown(header, rows),
     ]
-    paints = [
-        paint
-        for r in reports
-        if r.get("role", "calculator") == "calculator"
-        for paint in r.get("paints") or []
-        if paint is not None
-    ]
+    paints = [paint for paint in _calculator_runs(reports, "paints") if paint is not None]
     if paints:
         held = sum(paint > HELD_PAINT_MS for paint in paints)
         out.append(
