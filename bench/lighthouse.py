@@ -193,8 +193,8 @@ def median_run(reports: list[Report]) -> Report:
 
 
 @functools.cache
-def launcher_flags() -> list[str]:
-    """The default chromium flags of the chrome-launcher that Lighthouse loads.
+def _launcher() -> tuple[str, list[str]]:
+    """Version and default chromium flags of the chrome-launcher that Lighthouse loads.
 
     Asked of chrome-launcher itself (``Launcher.defaultFlags()``) rather than
     copied here, so that an update of the lock file cannot leave a stale list;
@@ -207,9 +207,10 @@ def launcher_flags() -> list[str]:
     script = (
         "import {createRequire} from 'node:module';"
         "import {pathToFileURL} from 'node:url';"
-        "const resolve = createRequire(process.argv[1]).resolve;"
-        "const {Launcher} = await import(pathToFileURL(resolve('chrome-launcher')).href);"
-        "console.log(JSON.stringify(Launcher.defaultFlags()));"
+        "const require = createRequire(process.argv[1]);"
+        "const {version} = require('chrome-launcher/package.json');"
+        "const {Launcher} = await import(pathToFileURL(require.resolve('chrome-launcher')).href);"
+        "console.log(JSON.stringify([version, Launcher.defaultFlags()]));"
     )
     done = subprocess.run(
         ["node", "--input-type=module", "-e", script, str(CLI)],
@@ -219,9 +220,14 @@ def launcher_flags() -> list[str]:
         check=False,
     )
     if done.returncode != 0:
-        raise RuntimeError(f"chrome-launcher's flags could not be read: {done.stderr.strip()}")
-    flags: list[str] = json.loads(done.stdout)
-    return flags
+        raise RuntimeError(f"chrome-launcher could not be read: {done.stderr.strip()}")
+    version, flags = json.loads(done.stdout)
+    return str(version), [str(flag) for flag in flags]
+
+
+def launcher_flags() -> list[str]:
+    """The default chromium flags of the chrome-launcher that Lighthouse loads."""
+    return _launcher()[1]
 
 
 def disables_render_document(flags: list[str]) -> bool:
@@ -256,15 +262,13 @@ def chrome_flags(defaults: list[str], render_document: bool) -> list[str]:
 
 
 def versions() -> dict[str, str]:
-    """The installed versions of Lighthouse and of the chrome-launcher it runs chromium with."""
-    found = {}
-    for name in ("lighthouse", "chrome-launcher"):
-        manifest = ROOT / "node_modules" / name / "package.json"
-        try:
-            found[name] = str(json.loads(manifest.read_text(encoding="utf-8"))["version"])
-        except (OSError, ValueError, KeyError):
-            found[name] = "?"
-    return found
+    """The versions of Lighthouse and of the chrome-launcher it runs chromium with."""
+    try:
+        manifest = json.loads((CLI.parents[1] / "package.json").read_text(encoding="utf-8"))
+        lighthouse = str(manifest["version"])
+    except (OSError, ValueError, KeyError):
+        lighthouse = "?"
+    return {"lighthouse": lighthouse, "chrome-launcher": _launcher()[0]}
 
 
 def run(
