@@ -2,7 +2,8 @@
 
 GitHub Pages compresses text (and WebAssembly) on the fly for clients that
 accept gzip, and sends ``Cache-Control: max-age=600`` with an ``ETag`` and a
-``Last-Modified`` date, answering conditional requests with ``304``. A page
+``Last-Modified`` date, answering conditional requests with ``304``; every
+answer carries ``Access-Control-Allow-Origin: *``. A page
 served without those two (``python -m http.server``) is slower on every visit
 and scores lower in Lighthouse for reasons that have nothing to do with the
 site. This server does the same, on 127.0.0.1, from a folder; the benchmark
@@ -188,6 +189,9 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
                 self.close_connection = True  # the browser went away mid-download
 
     def _validators(self, etag: str, modified: str, gzipped: bool) -> None:
+        # GitHub Pages lets any origin read what it serves; a site that loads
+        # Pyodide from another origin (PYODIDE_CDN) relies on the same from its CDN.
+        self.send_header("Access-Control-Allow-Origin", "*")
         self.send_header("Cache-Control", f"max-age={MAX_AGE}")
         self.send_header("ETag", etag)
         self.send_header("Last-Modified", modified)

@@ -81,6 +81,16 @@ def test_caching_headers_and_conditional_requests(server: Server) -> None:
     assert get(server, "/engine.wasm", **{"If-None-Match": etag}).status == 200
 
 
+def test_any_origin_may_read_what_it_serves(server: Server) -> None:
+    first = get(server, "/app.mjs", Origin="http://elsewhere.test")
+    assert first.getheader("Access-Control-Allow-Origin") == "*"
+    etag = first.getheader("ETag")
+    assert etag
+    again = get(server, "/app.mjs", Origin="http://elsewhere.test", **{"If-None-Match": etag})
+    assert again.status == 304
+    assert again.getheader("Access-Control-Allow-Origin") == "*"
+
+
 def test_folders_redirect_and_missing_files_get_the_404_page(server: Server) -> None:
     moved = get(server, "/page?x=1")
     assert moved.status == 301
