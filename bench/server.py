@@ -3,8 +3,8 @@
 GitHub Pages compresses text (and WebAssembly) on the fly for clients that
 accept gzip, and sends ``Cache-Control: max-age=600`` with an ``ETag`` and a
 ``Last-Modified`` date, answering conditional requests with ``304``; every
-answer carries ``Access-Control-Allow-Origin: *``. A page
-served without those two (``python -m http.server``) is slower on every visit
+answer carries ``Access-Control-Allow-Origin: *``. A page served without
+compression and caching (``python -m http.server``) is slower on every visit
 and scores lower in Lighthouse for reasons that have nothing to do with the
 site. This server does the same, on 127.0.0.1, from a folder; the benchmark
 uses it, and the browser tests may use it too::
