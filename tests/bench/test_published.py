@@ -17,6 +17,7 @@ from bench.published import (
     PUBLISHED,
     TABLES,
     PublishError,
+    main,
     page_path,
     publish,
     render,
@@ -149,3 +150,14 @@ def test_a_failed_publication_changes_no_file(tmp_path: Path) -> None:
 
     assert {language: page_path(language, docs).read_bytes() for language in LANGUAGES} == before
     assert not (docs / PUBLISHED).exists()
+
+
+def test_the_command_reports_an_unreadable_run_and_fails(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([str(tmp_path / "missing.json")]) == 1
+    assert "missing.json" in capsys.readouterr().err
+    skipped = tmp_path / "skipped.json"
+    skipped.write_text(json.dumps({**published(), "scaling": []}), encoding="utf-8")
+    assert main([str(skipped)]) == 1
+    assert "scaling" in capsys.readouterr().err
