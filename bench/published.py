@@ -27,6 +27,7 @@ from babel.numbers import format_decimal
 
 __all__ = [
     "LANGUAGES",
+    "MIN_VISITS",
     "PUBLISHED",
     "TABLES",
     "PublishError",
@@ -256,6 +257,8 @@ def _lighthouse_label(entry: dict[str, Any], f: _Format) -> str:
 
 _SCORES = ("performance", "accessibility", "best-practices", "seo")
 _REQUIRED = ("first_live", "recompute", "lighthouse", "scaling")
+MIN_VISITS = 5
+"""The issue's measure: each first-live time is a median of at least five visits."""
 """What a run skipped with ``--skip`` lacks; each of these has a table."""
 
 
@@ -311,13 +314,20 @@ def render(results: dict[str, Any], language: str) -> dict[str, str]:
 
     Raises:
         PublishError: If the run lacks a part that a table shows (a run with
-            ``--skip`` cannot be published).
+            ``--skip`` cannot be published), or has fewer than ``MIN_VISITS``
+            visits per page (a ``--quick`` run).
     """
     if language not in LANGUAGES:
         raise PublishError(f"no tables in {language!r}; languages: {', '.join(LANGUAGES)}")
     missing = [part for part in _REQUIRED if not results.get(part)]
     if missing:
         raise PublishError(f"the run has no {', '.join(missing)}: publish a full run")
+    visits = results.get("settings", {}).get("runs", 0)
+    if visits < MIN_VISITS:
+        raise PublishError(
+            f"{visits} visits per page (a --quick run?); the page shows medians of "
+            f"at least {MIN_VISITS}: publish a full run"
+        )
     f = _Format(language)
     try:
         return {

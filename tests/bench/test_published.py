@@ -14,6 +14,7 @@ import pytest
 from bench.published import (
     DOCS,
     LANGUAGES,
+    MIN_VISITS,
     PUBLISHED,
     TABLES,
     PublishError,
@@ -83,6 +84,13 @@ def test_a_run_without_lighthouse_cannot_be_published() -> None:
     del run["lighthouse"]
     with pytest.raises(PublishError, match="lighthouse"):
         render(run, "en")
+
+
+def test_a_quick_run_cannot_be_published() -> None:
+    run = copy.deepcopy(published())
+    run["settings"]["runs"] = MIN_VISITS - 2
+    with pytest.raises(PublishError, match="--quick"):
+        render(run, "it")
 
 
 def test_a_run_missing_a_measurement_names_it() -> None:
