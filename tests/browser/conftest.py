@@ -37,15 +37,16 @@ PREFIX = "/repo/"
 """Where the second server publishes the site, as a project site on GitHub Pages."""
 
 
-@pytest.fixture(scope="session")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site, built from the working tree with ``mkdocs build --strict``."""
-    target = tmp_path_factory.mktemp("site")
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+def build_site(target: Path, **env: str) -> Path:
+    """Build the working tree's site into ``target`` with ``mkdocs build --strict``.
+
+    ``env`` adds environment variables to the build's (``PYODIDE_CDN``, say);
+    a failed build fails the test with MkDocs's output.
+    """
     result = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(target)],
         cwd=ROOT,
-        env=env,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1", **env},
         capture_output=True,
         text=True,
         check=False,
@@ -53,6 +54,12 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if result.returncode != 0:
         pytest.fail(f"mkdocs build failed:\n{result.stdout}\n{result.stderr}")
     return target
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site, built from the working tree with ``mkdocs build --strict``."""
+    return build_site(tmp_path_factory.mktemp("site"))
 
 
 @pytest.fixture(scope="session")

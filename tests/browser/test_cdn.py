@@ -8,9 +8,6 @@ No network is needed: a second local server plays the CDN, on another port
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
@@ -21,7 +18,7 @@ from playwright.sync_api import Browser
 
 from bench.server import Server, start
 
-from .conftest import ROOT, Recorder, _context
+from .conftest import ROOT, Recorder, _context, build_site
 from .expected import page_path, static_forms
 from .test_live import NEW_VALUES, assert_shows, go_live, link_query, snapshot
 
@@ -42,19 +39,7 @@ def cdn(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def cdn_site(tmp_path_factory: pytest.TempPathFactory, cdn: Server) -> Path:
-    target = tmp_path_factory.mktemp("cdn-site")
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYODIDE_CDN": cdn.url(TEMPLATE)}
-    result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(target)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if result.returncode != 0:
-        pytest.fail(f"mkdocs build failed:\n{result.stdout}\n{result.stderr}")
-    return target
+    return build_site(tmp_path_factory.mktemp("cdn-site"), PYODIDE_CDN=cdn.url(TEMPLATE))
 
 
 @pytest.fixture(scope="module")
@@ -79,10 +64,9 @@ def test_the_engine_boots_from_the_cdn_and_computes_a_shared_link(
     context = _context(browser, recorder)
     try:
         page = context.new_page()
-        forms = static_forms(cdn_site_server.url(page_path("fr", "data-parallel-scaling")))
-        target = forms[0]
-        raw = {**target.inputs, **NEW_VALUES[(target.slug, target.mode)]}
         url = cdn_site_server.url(page_path("fr", "data-parallel-scaling"))
+        target = static_forms(url)[0]
+        raw = {**target.inputs, **NEW_VALUES[(target.slug, target.mode)]}
         go_live(page, f"{url}?{urlencode(link_query(target, raw))}")
         assert_shows(snapshot(page, target), target, raw, "fr")
     finally:
