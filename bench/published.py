@@ -376,11 +376,10 @@ def publish(results_file: Path, docs: Path = DOCS) -> list[Path]:
         PublishError: If the run or a page cannot be published.
     """
     results = json.loads(results_file.read_text(encoding="utf-8"))
-    pages = {
-        path: rewrite(path.read_text(encoding="utf-8"), render(results, language))
-        for language in LANGUAGES
-        for path in [page_path(language, docs)]
-    }
+    pages = {}
+    for language in LANGUAGES:
+        path = page_path(language, docs)
+        pages[path] = rewrite(path.read_text(encoding="utf-8"), render(results, language))
     published = docs / PUBLISHED
     if results_file.resolve() != published.resolve():
         published.parent.mkdir(parents=True, exist_ok=True)
