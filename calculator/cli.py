@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 from . import __version__
-from .errors import english
+from .errors import WARNINGS, english
 from .registry import CALCULATORS
-from .spec import Calculator, Input, Mode, Output
+from .spec import Calculator, Input, Mode, Output, unit_for
 from .web import evaluate
 
 __all__ = ["main"]
@@ -28,7 +28,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit status.
 
     Returns:
-        0 on success; 2 on bad input (the message is printed on stderr).
+        0 on success; 2 on bad input: the message is printed on stderr or, with
+        ``--json``, the failure reply on stdout.
     """
     args = list(sys.argv[1:] if argv is None else argv)
     parser = _parser()
@@ -47,16 +48,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         request[spec.name] = given if given is not None else spec.default
     reply_text = evaluate(calculator.slug, json.dumps(request))
     reply = json.loads(reply_text)
+    if namespace.json:
+        # The same reply the browser gets, failure included, for scripts to parse.
+        print(reply_text)
+        return 0 if reply["ok"] else EXIT_BAD_INPUT
     if not reply["ok"]:
         for error in reply["errors"]:
-            flag = "--" + error["field"].replace("_", "-")
+            field = error["field"]
+            where = f"--{field.replace('_', '-')}: " if isinstance(field, str) else ""
             message = english(error["code"], error["bound"])
-            print(f"{parser.prog} {calculator.slug}: error: {flag}: {message}", file=sys.stderr)
+            print(f"{parser.prog} {calculator.slug}: error: {where}{message}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    if namespace.json:
-        print(reply_text)
-    else:
-        print(_human(calculator, mode, reply))
+    print(_human(calculator, mode, reply))
     return 0
 
 
@@ -140,7 +143,7 @@ def _human(calculator: Calculator, mode: Mode, reply: dict[str, object]) -> str:
         lines.append(f"  {output.label:<{width}}  {_english(output, text)}")
     warnings = reply["warnings"]
     assert isinstance(warnings, list)
-    lines.extend(f"  warning: {_WARNINGS.get(code, code)}" for code in warnings)
+    lines.extend(f"  warning: {WARNINGS.get(code, code)}" for code in warnings)
     return "\n".join(lines)
 
 
@@ -151,13 +154,6 @@ def _english(output: Output, text: str | None) -> str:
     if output.style == "percent":
         number = number.scaleb(2)
     suffix = {"percent": "%", "multiplier": "×"}.get(
-        output.style, f" {output.unit}" if output.unit else ""
+        output.style, f" {unit_for(output.unit, text)}" if output.unit else ""
     )
     return format(number, ",f") + suffix
-
-
-_WARNINGS = {
-    "super_linear": (
-        "efficiency above 100 % (super-linear scaling): check the single-device baseline"
-    ),
-}

@@ -7,9 +7,13 @@ language and scripts can branch on them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 
 __all__ = [
+    "ERRORS",
+    "NOTES",
+    "WARNINGS",
     "CalculatorError",
     "InputError",
     "InvalidInputs",
@@ -48,6 +52,8 @@ class InputError(CalculatorError, ValueError):
     """
 
     def __init__(self, field: str, code: str, bound: Bound = None) -> None:
+        if code not in ERRORS:
+            raise ValueError(f"error code {code!r} is not in errors.ERRORS")
         self.field = field
         self.code = code
         self.bound = bound
@@ -89,7 +95,7 @@ def english(code: str, bound: Bound = None) -> str:
 
     The site does not use this: it words codes in the page's language.
     """
-    text = _ENGLISH.get(code, code.replace("_", " "))
+    text = ERRORS.get(code, code.replace("_", " "))
     return text.format(bound=_plain(bound))
 
 
@@ -99,14 +105,39 @@ def _plain(bound: Bound) -> str:
     return str(bound)
 
 
-# English wording for the command line only; the site words codes itself.
-_ENGLISH = {
-    "required": "a value is required",
-    "not_a_number": "not a number",
-    "not_an_integer": "must be a whole number",
-    "below_minimum": "must be at least {bound}",
-    "not_above_minimum": "must be greater than {bound}",
-    "above_maximum": "must be at most {bound}",
-    "not_divisible": "must be a multiple of {bound}",
-    "unknown_field": "not an input of this calculator",
-}
+# Every code the core can return, each with its English wording for the command
+# line. The site words the same codes in each language; its tests fail when a
+# language lacks one.
+ERRORS: Mapping[str, str] = MappingProxyType(
+    {
+        "required": "a value is required",
+        "not_a_number": "not a number",
+        "not_an_integer": "must be a whole number",
+        "below_minimum": "must be at least {bound}",
+        "not_above_minimum": "must be greater than {bound}",
+        "above_maximum": "must be at most {bound}",
+        "not_divisible": "must be a multiple of {bound}",
+        "unknown_field": "not an input of this calculator",
+        "unknown_mode": "no such mode",
+        "unknown_calculator": "no such calculator",
+        "bad_request": "the request is not a JSON object of values",
+        "internal": "internal error (a bug: please report it)",
+    }
+)
+"""Error codes (``errors[].code`` of a failure reply), with English wording."""
+
+WARNINGS: Mapping[str, str] = MappingProxyType(
+    {
+        "super_linear": (
+            "efficiency above 100 % (super-linear scaling): check the single-device baseline"
+        ),
+    }
+)
+"""Warning codes (``warnings`` of a success reply), with English wording."""
+
+NOTES: Mapping[str, str] = MappingProxyType(
+    {
+        "read_grouped": "read as a grouped number in the page's language",
+    }
+)
+"""Note codes (``notes[].code``, replies to a request with a notation)."""

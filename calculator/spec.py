@@ -11,11 +11,12 @@ import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Literal
 
-from .errors import SpecError, UnknownCalculatorError
+from .errors import WARNINGS, SpecError, UnknownCalculatorError
 
-__all__ = ["Calculator", "Input", "Mode", "Output", "Result", "Style", "Value"]
+__all__ = ["UNITS", "Calculator", "Input", "Mode", "Output", "Result", "Style", "Value", "unit_for"]
 
 Value = int | float
 """A parsed input value or a computed output value."""
@@ -27,6 +28,38 @@ _NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
 _SLUG = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*\Z")
 # Names that already mean something at the browser boundary or in URLs.
 _RESERVED = frozenset({"mode"})
+
+UNITS: Mapping[str, str] = MappingProxyType(
+    {
+        "devices": "device",
+        "samples/s": "sample/s",
+        "sequences": "sequence",
+        "tokens": "token",
+        "replicas": "replica",
+        "stages": "stage",
+        "micro-batches": "micro-batch",
+        "chunks": "chunk",
+        "%": "%",
+    }
+)
+"""Every unit a declaration may use, in the plural form declared, with its singular.
+
+The site translates both forms and picks one by the language's plural rules
+(CLDR, through Babel at build time and ``Intl.PluralRules`` in the browser).
+"""
+
+
+def unit_for(unit: str, shown: str) -> str:
+    """Return ``unit`` in English for a count shown as ``shown`` (``1 replica``, ``2 replicas``).
+
+    English's CLDR rule: the singular for exactly 1 with no visible fraction digits.
+    """
+    return UNITS.get(unit, unit) if shown == "1" else unit
+
+
+def _check_unit(name: str, unit: str) -> None:
+    if unit and unit not in UNITS:
+        raise SpecError(f"{name}: unit {unit!r} is not in spec.UNITS (add it with its singular)")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -57,6 +90,7 @@ class Input:
     def __post_init__(self) -> None:
         if not _NAME.match(self.name) or self.name in _RESERVED:
             raise SpecError(f"input name {self.name!r} must be snake_case and not reserved")
+        _check_unit(self.name, self.unit)
         for bound in (self.minimum, self.maximum):
             if bound is not None and not math.isfinite(bound):
                 raise SpecError(f"{self.name}: bounds must be finite")
@@ -107,6 +141,7 @@ class Output:
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):
             raise SpecError(f"output name {self.name!r} must be snake_case")
+        _check_unit(self.name, self.unit)
         if self.style not in ("number", "percent", "multiplier"):
             raise SpecError(f"{self.name}: unknown style {self.style!r}")
         if not 0 <= self.digits <= 6:
@@ -128,6 +163,11 @@ class Result:
 
     values: Mapping[str, Value | None]
     warnings: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        unknown = [code for code in self.warnings if code not in WARNINGS]
+        if unknown:
+            raise SpecError(f"warning codes {unknown} are not in errors.WARNINGS")
 
 
 Compute = Callable[..., Result]

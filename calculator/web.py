@@ -11,28 +11,45 @@ import json
 from typing import Any
 
 from .engine import display_decimal, run
-from .errors import InvalidInputs, UnknownCalculatorError
+from .errors import CalculatorError, InvalidInputs, UnknownCalculatorError
+from .notation import Notation, localise
 from .registry import get
 
 __all__ = ["evaluate"]
 
 
-def evaluate(slug: str, request: str) -> str:
+def evaluate(slug: str, request: str, notation: str | None = None) -> str:
     """Compute one calculator from raw field values.
 
     Args:
         slug: The calculator's slug, such as ``data-parallel-scaling``.
         request: A JSON object of raw values by input name (strings as typed,
             or numbers). The optional key ``mode`` picks a mode by name.
+        notation: How the page's language writes numbers, as the JSON object of
+            :meth:`calculator.notation.Notation.as_json`. Without it, text is
+            read in plain notation only, as the command line and scripts write it.
 
     Returns:
         A JSON object. On success: ``{"ok": true, "calculator", "mode",
         "outputs": {name: number | null}, "display": {name: decimal string |
         null}, "warnings": [code, ...]}``, where ``display`` holds each value
         rounded for display. On failure: ``{"ok": false, "calculator", "mode",
-        "errors": [{"field", "code", "bound"}, ...]}`` with every bad field.
+        "errors": [{"field", "code", "bound"}, ...]}`` with every bad field; an
+        unexpected fault in a compute function is the error code ``internal``.
+        With a notation, either reply also holds ``"plain": {name: text}``, each
+        field in plain notation (for links), and ``"notes": [{"field", "code",
+        "readings"}, ...]`` for fields whose text read two ways.
     """
     reply: dict[str, Any] = {"ok": False, "calculator": slug, "mode": None}
+    try:
+        return _evaluate(reply, slug, request, notation)
+    except Exception:  # noqa: BLE001 -- documented never to raise: a fault is a reply
+        reply.pop("plain", None)
+        reply.pop("notes", None)
+        return _errors(reply, [{"field": None, "code": "internal", "bound": None}])
+
+
+def _evaluate(reply: dict[str, Any], slug: str, request: str, notation: str | None) -> str:
     try:
         raw = json.loads(request)
     except (TypeError, ValueError):
@@ -52,6 +69,17 @@ def evaluate(slug: str, request: str) -> str:
     reply["mode"] = mode.name
     if mode_name is not None and not isinstance(mode_name, str):
         return _errors(reply, [{"field": "mode", "code": "unknown_mode", "bound": None}])
+    if notation is not None:
+        try:
+            language = Notation.from_json(notation)
+        except CalculatorError:
+            return _errors(reply, [{"field": None, "code": "bad_request", "bound": None}])
+        raw, notes = localise(tuple(spec.name for spec in mode.inputs), raw, language)
+        reply["plain"] = {
+            spec.name: value if isinstance(value := raw.get(spec.name), str) else None
+            for spec in mode.inputs
+        }
+        reply["notes"] = [note.as_dict() for note in notes]
     try:
         result = run(mode, raw)
     except InvalidInputs as invalid:
