@@ -37,12 +37,14 @@ from decimal import Decimal
 
 from .errors import SpecError
 
-__all__ = ["Note", "Notation", "localise"]
+__all__ = ["Notation", "Note", "localise"]
 
 _SPACES = " \u00a0\u202f"
 """Group separators a reader may type where the language's separator is a space."""
 
-_PLAIN = re.compile(r"(?P<sign>[+-]?)(?P<int>[0-9]*)(?:\.(?P<frac>[0-9]*))?(?P<exp>[eE][+-]?[0-9]+)?\Z")
+_PLAIN = re.compile(
+    r"(?P<sign>[+-]?)(?P<int>[0-9]*)(?:\.(?P<frac>[0-9]*))?(?P<exp>[eE][+-]?[0-9]+)?\Z"
+)
 
 
 @dataclass(frozen=True, slots=True)

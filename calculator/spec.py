@@ -86,6 +86,11 @@ class Input:
     """Whether the field may be left empty."""
     help: str = ""
     """One English sentence for ``--help`` and the reference."""
+    limit: str = ""
+    """English words for an upper limit that depends on other inputs, shown
+    instead of ``maximum`` (which then only keeps results finite)."""
+    rule: str = ""
+    """One English sentence for a condition that involves other inputs."""
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name) or self.name in _RESERVED:

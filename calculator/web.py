@@ -43,13 +43,15 @@ def evaluate(slug: str, request: str, notation: str | None = None) -> str:
     reply: dict[str, Any] = {"ok": False, "calculator": slug, "mode": None}
     try:
         return _evaluate(reply, slug, request, notation)
-    except Exception:  # noqa: BLE001 -- documented never to raise: a fault is a reply
+    except Exception:  # documented never to raise: a fault in a compute function is a reply
         reply.pop("plain", None)
         reply.pop("notes", None)
         return _errors(reply, [{"field": None, "code": "internal", "bound": None}])
 
 
-def _evaluate(reply: dict[str, Any], slug: str, request: str, notation: str | None) -> str:
+def _evaluate(  # noqa: PLR0911 -- one early reply per kind of bad request
+    reply: dict[str, Any], slug: str, request: str, notation: str | None
+) -> str:
     try:
         raw = json.loads(request)
     except (TypeError, ValueError):

@@ -182,6 +182,7 @@ CALCULATOR = Calculator(
                     exclusive_minimum=True,
                     maximum=MAX_THROUGHPUT * MAX_DEVICES,
                     help="Throughput measured on all d devices together.",
+                    limit="ten times the ideal throughput d·v",
                 ),
             ),
             outputs=(

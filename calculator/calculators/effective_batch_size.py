@@ -18,7 +18,9 @@ MAX_COUNT = 10_000_000
 MAX_SEQUENCE = 100_000_000
 
 
-def _count(name: str, label: str, default: int, help: str, unit: str = "") -> Input:
+def _count(  # noqa: PLR0917 -- one positional per column of the declarations below
+    name: str, label: str, default: int, help: str, unit: str = "", rule: str = ""
+) -> Input:
     return Input(
         name=name,
         label=label,
@@ -28,12 +30,20 @@ def _count(name: str, label: str, default: int, help: str, unit: str = "") -> In
         maximum=MAX_COUNT,
         integer=True,
         help=help,
+        rule=rule,
     )
 
 
 def _degrees(world: int, tp: int, pp: int) -> tuple[Input, ...]:
     return (
-        _count("world_size", "Devices (world size)", world, "Accelerators in the job.", "devices"),
+        _count(
+            "world_size",
+            "Devices (world size)",
+            world,
+            "Accelerators in the job.",
+            "devices",
+            "Must be a multiple of tp × pp × cp.",
+        ),
         _count("tensor_parallel", "Tensor-parallel degree", tp, "Devices sharing each layer."),
         _count("pipeline_parallel", "Pipeline-parallel degree", pp, "Pipeline stages per replica."),
         _count("context_parallel", "Context-parallel degree", 1, "Devices sharing each sequence."),
@@ -181,6 +191,7 @@ CALCULATOR = Calculator(
                     1536,
                     "Sequences per optimizer step.",
                     "sequences",
+                    "Must be a multiple of the micro-batch × dp.",
                 ),
                 _count("micro_batch", "Micro-batch per replica", 1, _MICRO_HELP, "sequences"),
                 *_degrees(1536, 8, 16),

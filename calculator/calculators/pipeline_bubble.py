@@ -65,6 +65,7 @@ CALCULATOR = Calculator(
                     maximum=1_000_000_000,
                     integer=True,
                     help="m: micro-batches each pipeline runs per optimizer step.",
+                    rule="With more than one chunk per device, must be a multiple of the stages.",
                 ),
                 Input(
                     name="chunks",

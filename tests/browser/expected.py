@@ -13,10 +13,11 @@ from html.parser import HTMLParser
 from typing import Any
 from urllib.request import urlopen
 
-from calcsite.formatting import format_bound, format_output
+from calcsite.formatting import format_bound, format_output, notation
 from calcsite.messages import UI, translate
 
 from calculator import evaluate, get, run
+from calculator.notation import localise
 from calculator.spec import Mode
 
 LANGUAGES = {"en": "", "fr": "fr/", "it": "it/"}
@@ -73,10 +74,26 @@ def mode_of(slug: str, mode: str) -> Mode:
     return get(slug).mode(mode)
 
 
+def read(slug: str, mode: str, raw: dict[str, str], language: str) -> dict[str, str]:
+    """The field texts in plain notation, as the core reads them on a ``language`` page."""
+    spec = mode_of(slug, mode)
+    plain, _ = localise(tuple(item.name for item in spec.inputs), raw, notation(language))
+    return {name: str(value) for name, value in plain.items()}
+
+
+def field_text(plain: str, language: str) -> str:
+    """What a field shows for a value from a link: plain decimals in the language's signs."""
+    try:
+        return notation(language).write(plain.strip())
+    except ValueError:
+        return plain.strip()
+
+
 def expected_outputs(slug: str, mode: str, raw: dict[str, str], language: str) -> dict[str, str]:
     """The text of every output for the raw input values, as the page must show it."""
     spec = mode_of(slug, mode)
-    values = run(spec, {name: value for name, value in raw.items() if value != ""}).values
+    given = read(slug, mode, raw, language)
+    values = run(spec, {name: value for name, value in given.items() if value != ""}).values
     return {
         output.name: format_output(output, values[output.name], language) for output in spec.outputs
     }
@@ -84,19 +101,21 @@ def expected_outputs(slug: str, mode: str, raw: dict[str, str], language: str) -
 
 def expected_warnings(slug: str, mode: str, raw: dict[str, str], language: str) -> list[str]:
     spec = mode_of(slug, mode)
-    result = run(spec, {name: value for name, value in raw.items() if value != ""})
+    given = read(slug, mode, raw, language)
+    result = run(spec, {name: value for name, value in given.items() if value != ""})
     return [translate(language, UI[code]) for code in result.warnings]
 
 
-def expected_reply(slug: str, mode: str, raw: dict[str, str]) -> dict[str, Any]:
-    """What ``calculator.web.evaluate`` answers for the raw values, parsed."""
-    reply: dict[str, Any] = json.loads(evaluate(slug, json.dumps({**raw, "mode": mode})))
+def expected_reply(slug: str, mode: str, raw: dict[str, str], language: str) -> dict[str, Any]:
+    """What ``calculator.web.evaluate`` answers for the raw values typed on a ``language`` page."""
+    request = json.dumps({**raw, "mode": mode})
+    reply: dict[str, Any] = json.loads(evaluate(slug, request, notation(language).as_json()))
     return reply
 
 
 def expected_errors(slug: str, mode: str, raw: dict[str, str], language: str) -> dict[str, str]:
     """The error message of every refused field, in ``language``, by field name."""
-    reply = expected_reply(slug, mode, raw)
+    reply = expected_reply(slug, mode, raw, language)
     assert not reply["ok"], reply
     return {
         error["field"]: message(error["code"], error["bound"], language)

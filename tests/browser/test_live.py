@@ -10,6 +10,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
+from calcsite.formatting import format_field
 from playwright.sync_api import Page, Route
 
 from .conftest import Recorder, Server
@@ -23,8 +24,10 @@ from .expected import (
     expected_errors,
     expected_outputs,
     expected_warnings,
+    field_text,
     mode_of,
     page_path,
+    read,
     static_forms,
     ui,
 )
@@ -58,7 +61,8 @@ SNAPSHOT = """(selector) => {
     warnings: [...form.querySelectorAll("[data-warnings] li")].map((el) => el.textContent.trim()),
     status: form.querySelector("[data-status]").textContent,
     // Seen or not, whatever the attribute says: a theme rule can override [hidden].
-    copyHidden: !form.querySelector('[data-action="copy-link"]').checkVisibility(),
+    copyHidden: !form.querySelector('[data-action="copy-link"]')
+      .checkVisibility({ visibilityProperty: true }),
   };
 }"""
 
@@ -131,7 +135,8 @@ def test_prerendered_results_need_no_script(
     for form in forms:
         raw = form.inputs
         assert raw == {
-            name: str(value) for name, value in mode_of(form.slug, form.mode).defaults().items()
+            name: format_field(value, language)
+            for name, value in mode_of(form.slug, form.mode).defaults().items()
         }
         assert form.state == "static"
         assert form.locale == language
@@ -141,6 +146,7 @@ def test_prerendered_results_need_no_script(
         shown = snapshot(static_page, form)
         assert shown["state"] == "static"
         assert shown["outputs"] == form.outputs
+        # Without JavaScript the button would do nothing: hidden, its place kept.
         assert shown["copyHidden"]
 
 
@@ -235,9 +241,10 @@ def query_of(url: str) -> dict[str, str]:
     return dict(parse_qsl(urlsplit(url).query, keep_blank_values=True))
 
 
-def link_query(form: StaticForm, raw: dict[str, str]) -> dict[str, str]:
+def link_query(form: StaticForm, raw: dict[str, str], language: str) -> dict[str, str]:
+    """The query a link to ``raw`` (as typed on a ``language`` page) carries: plain notation."""
     mode = {"mode": form.mode} if form.mode != form.default_mode else {}
-    return {**mode, **raw}
+    return {**mode, **read(form.slug, form.mode, raw, language)}
 
 
 def wait_for_query(page: Page, expected: dict[str, str]) -> None:
@@ -309,7 +316,7 @@ def test_live_results_follow_the_inputs(
         raw = {**form.inputs, **NEW_VALUES[(form.slug, form.mode)]}
         type_values(page, form, NEW_VALUES[(form.slug, form.mode)])
         assert_shows(settle(page, form), form, raw, language)
-        wait_for_query(page, link_query(form, raw))
+        wait_for_query(page, link_query(form, raw, language))
 
         for bad in refusals(form):
             type_values(page, form, bad)
@@ -340,7 +347,7 @@ def test_live_results_follow_the_inputs(
         type_values(page, form, new)
     final = {**form.inputs, **new}
     assert_shows(settle(page, form), form, final, language)
-    wait_for_query(page, link_query(form, final))
+    wait_for_query(page, link_query(form, final, language))
     assert_records_match_inputs(page, forms, language)
 
 
@@ -357,7 +364,7 @@ def test_a_shared_link_reproduces_its_case_under_a_sub_path(
     forms = forms_of(subpath_server, language, slug)
     target = forms[-1]  # the second mode where there is one: the link must name it
     raw = {**target.inputs, **NEW_VALUES[(target.slug, target.mode)]}
-    query = link_query(target, raw)
+    query = link_query(target, raw, language)
     url = f"{subpath_server.url(page_path(language, slug))}?{urlencode(query)}"
     assert urlsplit(url).path.startswith("/repo/")
     go_live(page, url)
@@ -365,7 +372,10 @@ def test_a_shared_link_reproduces_its_case_under_a_sub_path(
     for form in forms:
         shown = snapshot(page, form)
         if form is target:
-            assert_shows(shown, form, raw, language)
+            # The link's plain values, shown as the page's language writes them.
+            shown_raw = {name: field_text(value, language) for name, value in query.items()}
+            shown_raw.pop("mode", None)
+            assert_shows(shown, form, shown_raw, language)
         else:
             assert shown["outputs"] == form.outputs
             assert_shows(shown, form, form.inputs, language)
@@ -373,10 +383,20 @@ def test_a_shared_link_reproduces_its_case_under_a_sub_path(
     page.context.grant_permissions(
         ["clipboard-read", "clipboard-write"], origin=subpath_server.origin
     )
-    page.locator(f'{selector(target)} [data-action="copy-link"]').click()
+    button = page.locator(f'{selector(target)} [data-action="copy-link"]')
+    label = button.text_content()
+    box = button.bounding_box()
+    button.click()
     page.wait_for_function(
         "([s, text]) => document.querySelector(`${s} [data-status]`).textContent === text",
         arg=[selector(target), ui("copied", language)],
+    )
+    # The button itself says so, then goes back to its label.
+    assert button.text_content() == ui("copied", language)
+    assert button.bounding_box() == box
+    page.wait_for_function(
+        "([s, text]) => document.querySelector(`${s} [data-action]`).textContent === text",
+        arg=[selector(target), label],
     )
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied == page.url
@@ -388,7 +408,7 @@ def test_a_shared_link_reproduces_its_case_under_a_sub_path(
     edited = {**form.inputs, **NEW_VALUES[(form.slug, form.mode)]}
     type_values(page, form, NEW_VALUES[(form.slug, form.mode)])
     assert_shows(settle(page, form), form, edited, language)
-    wait_for_query(page, link_query(form, edited))
+    wait_for_query(page, link_query(form, edited, language))
     assert urlsplit(page.url).path == urlsplit(url).path
 
 
@@ -443,7 +463,7 @@ def assert_example_restored(page: Page, forms: list[StaticForm], language: str) 
         assert shown["warnings"] == form.warnings
         assert not shown["stale"]
         assert shown["invalid"] == []
-        assert shown["copyHidden"]
+        assert not shown["copyHidden"], "its place in the layout never changes"
         assert not shown["busy"]
         # Read-only: the example keeps matching what is shown.
         assert shown["readonly"] == len(form.inputs)
@@ -525,7 +545,7 @@ def test_the_loading_ring_fills_by_steps_and_never_spins(
     assert shown["elsewhere"] == 0
     assert "90deg" in shown["ring"], "a quarter of the ring drawn"
     assert shown["status"].endswith("(1/4)")
-    assert not shown["copyShown"], "a link to values the engine has not computed yet"
+    assert shown["copyShown"], "part of the layout from the first paint: nothing moves"
 
 
 @pytest.mark.parametrize("missing", ["calculator-worker.mjs", "pyodide.mjs", "*.whl"])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from calcsite.directives import DirectiveError, Page, expand, form_inputs
 from jinja2 import Environment, FileSystemLoader
@@ -52,7 +54,22 @@ def test_reference_table_lists_every_input_with_bounds_and_default() -> None:
     html = expand("<!-- md:reference data-parallel-scaling -->", page("fr"))
     assert html.count("<table") == 4  # inputs and outputs of two modes
     assert "<code>efficiency</code>" in html
-    assert "&gt; 0" in html or "> 0" in html
+    assert "Un nombre supérieur à 0, jusqu’à 100." in html
+    # A limit that depends on other inputs is named, not quoted as a number.
+    assert "dix fois le débit idéal d·v" in html
+
+
+def test_notation_table_shows_each_language_reading_of_each_text() -> None:
+    html = expand('<!-- md:notation 96,59 1.500 "1 500" -->', page("en"))
+    rows = re.findall(r"<tr>(.*?)</tr>", html)
+    assert "English page" in rows[0]
+    assert "Italian page" in rows[0]
+    cells = [re.findall(r"<td>(.*?)</td>", row) for row in rows[1:]]
+    assert cells == [
+        ["not a number", "96.59", "96.59"],
+        ["1.5", "1.5", "1,500, with a note (not 1.5)"],
+        ["not a number", "1,500", "not a number"],
+    ]
 
 
 @pytest.mark.parametrize(

@@ -4,11 +4,13 @@
 // URL fragment: {pyodide, wheel, locales}, absolute URLs. The worker boots at
 // once and reports {type: "progress", step, steps}, then {type: "ready",
 // seconds} or {type: "failed", error}. After "ready" the page sends {id, slug,
-// request, locale, styles} (request: an object of raw values by input name,
-// optional "mode"; styles: display style by output name) and gets {id, reply,
-// texts} (reply: the parsed JSON reply of calculator.web.evaluate; texts:
-// {outputs: {name: text}} or {bounds: [text]}, formatted for the locale) or
-// {id, error}.
+// request, notation, locale, styles} (request: an object of raw values by input
+// name, optional "mode"; notation: the page language's symbols as a JSON
+// string, for the core to read the fields with; styles: display style by
+// output name) and gets {id, reply, texts} (reply: the parsed JSON reply of
+// calculator.web.evaluate; texts: {outputs: {name: text}} or {bounds: [text]},
+// formatted for the locale, and plurals: {inputs, outputs: {name: CLDR plural
+// category}} for the units) or {id, error}.
 //
 // Formatting happens here, off the page's main thread: the first
 // Intl.NumberFormat of a locale costs tens of milliseconds. The core has
@@ -43,14 +45,42 @@ function formatDisplay(text, style, locale) {
   return style === "multiplier" ? shown + TIMES : shown;
 }
 
+const pluralRules = new Map();
+
+// CLDR's plural category of a number given as a plain decimal string; "many"
+// (French and Italian millions) takes the "other" form, as at build time.
+// No number (an empty field, a result that does not apply): the plural, as
+// the build writes it.
+function plural(text, locale) {
+  if (text === null || (typeof text === "string" && text.trim() === "")) return "other";
+  if (typeof text !== "string" || !Number.isFinite(Number(text))) return undefined;
+  let rules = pluralRules.get(locale);
+  if (!rules) {
+    rules = new Intl.PluralRules(locale);
+    pluralRules.set(locale, rules);
+  }
+  const category = rules.select(Number(text));
+  return category === "many" ? "other" : category;
+}
+
+function plurals(values, locale) {
+  const categories = {};
+  for (const [name, text] of Object.entries(values && typeof values === "object" ? values : {})) {
+    const category = plural(text, locale);
+    if (category) categories[name] = category;
+  }
+  return categories;
+}
+
 function texts(reply, locale, styles) {
+  const inputs = plurals(reply && reply.plain, locale);
   if (reply && reply.ok) {
     const display = reply.display && typeof reply.display === "object" ? reply.display : {};
     const outputs = {};
     for (const [name, style] of Object.entries(styles || {})) {
       outputs[name] = formatDisplay(display[name], style, locale);
     }
-    return { outputs };
+    return { outputs, plurals: { inputs, outputs: plurals(display, locale) } };
   }
   const errors = reply && Array.isArray(reply.errors) ? reply.errors : [];
   return {
@@ -59,6 +89,7 @@ function texts(reply, locale, styles) {
         ? null
         : formatter(locale, false).format(String(error.bound)),
     ),
+    plurals: { inputs, outputs: {} },
   };
 }
 
@@ -102,9 +133,10 @@ async function boot({ pyodide: pyodideURL, wheel: wheelURL, locales }) {
   post({ type: "ready", seconds: (performance.now() - started) / 1000 });
 }
 
-function compute({ id, slug, request, locale, styles }) {
+function compute({ id, slug, request, notation, locale, styles }) {
   try {
-    const reply = JSON.parse(evaluate(String(slug), JSON.stringify(request)));
+    const text = evaluate(String(slug), JSON.stringify(request), notation ?? undefined);
+    const reply = JSON.parse(text);
     post({ id, reply, texts: texts(reply, locale, styles) });
   } catch (error) {
     post({ id, error: String(error) });

@@ -3,30 +3,60 @@
 // Knows nothing about any calculator. It reads the DOM contract that the
 // build renders (in the head: meta[name=calc:inputs|calc:worker|calc:pyodide|
 // calc:wheel]; in the body: form.calc[data-calc][data-mode][data-default-mode]
-// [data-state][data-locale][data-messages], input[name], output[data-output]
-// [data-style], [data-error-for], [data-status], ul[data-warnings],
-// button[data-action=copy-link]) and the JSON replies of the core, which runs
-// in one module worker per page (calculator-worker.mjs). It is loaded as an
-// async module from the head, so it may run before the body is parsed. Until
-// the engine is ready the pre-rendered example stays; if it cannot start, the
-// example is restored and labelled as such.
+// [data-state][data-locale][data-messages][data-notation][data-units],
+// input[name], output[data-output][data-style], [data-error-for],
+// [data-note-for], [data-input-unit], [data-output-unit], [data-status],
+// ul[data-warnings], button[data-action=copy-link]) and the JSON replies of
+// the core, which runs in one module worker per page (calculator-worker.mjs).
+// It is loaded as an async module from the head, so it may run before the body
+// is parsed. Until the engine is ready the pre-rendered example stays; if it
+// cannot start, the example is restored and labelled as such.
+//
+// Fields are text, read by the core in the page language's notation (CLDR's
+// symbols, from the build): the browser never decides what a number means.
+// Links carry plain notation (96.59, 2000), so a link made on one language's
+// page opens the same case on another's.
 
 const BOOT_TIMEOUT_MS = 30000; // engine not ready by then: failed
 const REPLY_TIMEOUT_MS = 20000; // a request left unanswered that long: failed
 const SLOW_REPLY_MS = 150; // results marked stale if a reply takes longer
 const QUIET_MS = 500; // results announced once typing pauses
 const ADDRESS_MS = 250; // the address bar follows the inputs once typing pauses
-const BAD_INPUT = "?"; // what the core gets for text a number input rejected
+const CONFIRM_MS = 2500; // how long the copy button says "copied"
 const DASH = "—";
+const PLAIN_DECIMAL = /^(-?)([0-9]+)(?:\.([0-9]+))?$/;
 
 // ---------------------------------------------------------------- one form
 
-function parseMessages(text) {
+function parseObject(text) {
   try {
-    const messages = JSON.parse(text || "{}");
-    return messages && typeof messages === "object" ? messages : {};
+    const parsed = JSON.parse(text || "{}");
+    return parsed && typeof parsed === "object" ? parsed : {};
   } catch {
     return {};
+  }
+}
+
+// A plain fixed-point decimal written with the page language's signs, ungrouped:
+// calculator.notation.Notation.write, which the browser tests compare with this.
+function writeLocal(text, notation) {
+  const match = PLAIN_DECIMAL.exec(text);
+  if (!match || typeof notation.decimal !== "string") return text;
+  const [, sign, whole, fraction] = match;
+  const minus = typeof notation.minus === "string" ? notation.minus : "-";
+  return (sign ? minus : "") + whole + (fraction ? notation.decimal + fraction : "");
+}
+
+// The language menu's links carry the case too, so switching language keeps it.
+function followLanguageLinks(search) {
+  for (const link of document.querySelectorAll("a[hreflang]")) {
+    try {
+      const url = new URL(link.href);
+      url.search = search;
+      link.href = url.href;
+    } catch {
+      // A link this page cannot parse is left as the build wrote it.
+    }
   }
 }
 
@@ -39,11 +69,13 @@ function showAddress(calc, now = false) {
   addressCalc = calc;
   clearTimeout(addressTimer);
   const write = () => {
+    const link = addressCalc.link();
     try {
-      history.replaceState(history.state, "", addressCalc.link());
+      history.replaceState(history.state, "", link);
     } catch {
       // The link stays available from the copy button.
     }
+    followLanguageLinks(new URL(link).search);
   };
   if (now) write();
   else addressTimer = setTimeout(write, ADDRESS_MS);
@@ -60,7 +92,11 @@ class Calc {
     this.mode = form.dataset.mode || "";
     this.defaultMode = form.dataset.defaultMode || this.mode;
     this.locale = form.dataset.locale || document.documentElement.lang || "en";
-    this.messages = parseMessages(form.dataset.messages);
+    this.messages = parseObject(form.dataset.messages);
+    this.notation = parseObject(form.dataset.notation);
+    this.notationText = form.dataset.notation || null;
+    const units = parseObject(form.dataset.units);
+    this.unitForms = { inputs: units.inputs ?? {}, outputs: units.outputs ?? {} };
     this.inputs = [...form.querySelectorAll("input[name]")];
     this.byName = new Map(this.inputs.map((input) => [input.name, input]));
     this.outputs = [...form.querySelectorAll("output[data-output]")];
@@ -71,6 +107,17 @@ class Calc {
     this.errors = new Map(
       [...form.querySelectorAll("[data-error-for]")].map((el) => [el.dataset.errorFor, el]),
     );
+    this.notes = new Map(
+      [...form.querySelectorAll("[data-note-for]")].map((el) => [el.dataset.noteFor, el]),
+    );
+    this.units = {
+      inputs: new Map(
+        [...form.querySelectorAll("[data-input-unit]")].map((el) => [el.dataset.inputUnit, el]),
+      ),
+      outputs: new Map(
+        [...form.querySelectorAll("[data-output-unit]")].map((el) => [el.dataset.outputUnit, el]),
+      ),
+    };
     this.status = form.querySelector("[data-status]");
     this.warnings = form.querySelector("ul[data-warnings]");
     this.copy = form.querySelector('button[data-action="copy-link"]');
@@ -78,9 +125,16 @@ class Calc {
     // The pre-rendered example, to restore if the engine fails.
     this.example = {
       outputs: this.outputs.map((output) => output.textContent),
+      units: [...this.units.inputs.values(), ...this.units.outputs.values()].map((el) => [
+        el,
+        el.textContent,
+      ]),
       warnings: this.warnings ? [...this.warnings.children].map((li) => li.cloneNode(true)) : [],
     };
-    this.raw = new Map(); // values from the URL that a number input cannot hold
+    this.copyLabel = this.copy ? this.copy.textContent : "";
+    this.copyTimer = 0;
+    // The newest reply's fields in plain notation, and the texts they were read from.
+    this.plain = null;
     this.latest = 0; // id of the request whose reply may be shown; 0: none
     this.inFlight = 0; // id of this form's request the worker is computing; 0: none
     this.dirty = false; // inputs changed while a request was in flight
@@ -111,50 +165,47 @@ class Calc {
 
   // Only this form's inputs are read from the URL: other keys (a tracking
   // parameter a wiki or a mailer adds, say) are none of its business.
+  // A link carries plain notation; the field shows it as the page's language
+  // writes it (1.5 is 1,5 on a French page). Other text is shown as it came,
+  // and the core words what is wrong with it.
   fill(params) {
     for (const [key, value] of params) {
       const input = this.byName.get(key);
-      if (!input) continue;
-      input.value = value;
-      if (input.value !== value) input.value = value.trim();
-      // Text a number input cannot hold still goes to the core, which words it.
-      if (input.value !== value.trim()) this.raw.set(key, value);
+      if (input) input.value = writeLocal(value.trim(), this.notation);
     }
   }
 
-  rawValue(input) {
-    if (this.raw.has(input.name)) return this.raw.get(input.name);
-    return input.validity && input.validity.badInput ? BAD_INPUT : input.value;
+  texts() {
+    return Object.fromEntries(this.inputs.map((input) => [input.name, input.value]));
   }
 
   request() {
-    const entries = [];
-    for (const input of this.inputs) entries.push([input.name, this.rawValue(input)]);
-    entries.push(["mode", this.mode]);
-    return Object.fromEntries(entries);
+    return { ...this.texts(), mode: this.mode };
   }
 
+  // Each field as the core read it, in plain notation, while the fields still
+  // hold what it read; otherwise (the engine not up yet) the text as typed.
   link() {
     const params = new URLSearchParams();
     if (this.mode !== this.defaultMode) params.set("mode", this.mode);
-    for (const input of this.inputs) params.set(input.name, this.rawValue(input));
+    for (const input of this.inputs) {
+      const read = this.plain && this.plain.texts[input.name] === input.value;
+      const value = read ? this.plain.values[input.name] : null;
+      params.set(input.name, typeof value === "string" ? value : input.value.trim());
+    }
     const url = new URL(location.href);
     url.search = params.toString();
     return url.href;
   }
 
   isExample() {
-    return (
-      this.raw.size === 0 &&
-      this.inputs.every((input) => input.value === input.defaultValue && !input.validity.badInput)
-    );
+    return this.inputs.every((input) => input.value === input.defaultValue);
   }
 
   onInput(event) {
     const input = event.target;
     if (!input || !input.name || !this.byName.has(input.name)) return;
     if (engine.state === "failed") return;
-    this.raw.delete(input.name);
     showAddress(this);
     if (engine.state === "ready") {
       this.latest = 0; // a reply to an older request is now out of date
@@ -179,6 +230,7 @@ class Calc {
   send() {
     if (engine.state !== "ready") return;
     this.dirty = false;
+    this.sent = this.texts();
     this.latest = engine.send(this, this.request());
     this.inFlight = this.latest;
     this.setBusy(true);
@@ -197,12 +249,16 @@ class Calc {
     clearTimeout(this.slowTimer);
     this.setBusy(false);
     const shown = texts && typeof texts === "object" ? texts : {};
+    const plain = reply && reply.plain && typeof reply.plain === "object" ? reply.plain : null;
+    this.plain = plain ? { texts: this.sent, values: plain } : null;
+    this.showNotes(reply && Array.isArray(reply.notes) ? reply.notes : []);
+    this.showUnits(shown.plurals ?? {});
     if (reply && reply.ok) this.showResults(reply, shown.outputs ?? {});
     else {
       const errors = reply && Array.isArray(reply.errors) ? reply.errors : [];
       this.showErrors(errors, Array.isArray(shown.bounds) ? shown.bounds : []);
     }
-    if (this.copy) this.copy.hidden = false;
+    showAddress(this);
     this.quiet();
   }
 
@@ -219,6 +275,37 @@ class Calc {
   clearErrors() {
     for (const element of this.errors.values()) setText(element, "");
     for (const input of this.inputs) input.removeAttribute("aria-invalid");
+  }
+
+  // A field whose text read two ways: say which reading was taken, and how to
+  // write the other, both as the page's language writes numbers.
+  showNotes(notes) {
+    const byField = new Map();
+    for (const note of notes) {
+      const readings = Array.isArray(note.readings) ? note.readings : [];
+      if (typeof note.field !== "string" || readings.length !== 2 || byField.has(note.field)) {
+        continue;
+      }
+      const [value, other] = readings.map((text) => writeLocal(String(text), this.notation));
+      const template = this.messages[note.code] ?? "";
+      byField.set(note.field, template.replaceAll("{value}", value).replaceAll("{other}", other));
+    }
+    for (const [name, element] of this.notes) setText(element, byField.get(name) ?? "");
+  }
+
+  // Units agree with their number (1 replica, 2 replicas): the worker gives
+  // each number's CLDR plural category, the build gave each unit's forms.
+  showUnits(plurals) {
+    for (const kind of ["inputs", "outputs"]) {
+      const categories = plurals[kind] ?? {};
+      for (const [name, element] of this.units[kind]) {
+        const forms = this.unitForms[kind][name];
+        const category = categories[name];
+        if (forms && typeof category === "string") {
+          setText(element, category === "one" ? forms.one : forms.other);
+        }
+      }
+    }
   }
 
   setOutputs(texts) {
@@ -295,7 +382,6 @@ class Calc {
     if (this.status) {
       this.status.style.setProperty("--calc-progress", steps ? String(step / (steps + 1)) : "0");
     }
-    if (this.copy) this.copy.hidden = true;
   }
 
   showFailed() {
@@ -303,31 +389,40 @@ class Calc {
     this.dirty = false;
     this.latest = 0;
     clearTimeout(this.slowTimer);
-    this.raw.clear();
+    this.plain = null;
     for (const input of this.inputs) {
       input.value = input.defaultValue;
       input.readOnly = true; // the example stays true to what is shown
     }
     this.clearErrors();
+    this.showNotes([]);
+    for (const [element, text] of this.example.units) setText(element, text);
     this.setOutputs(this.example.outputs);
     if (this.warnings) {
       this.warnings.replaceChildren(...this.example.warnings.map((li) => li.cloneNode(true)));
     }
     this.form.classList.remove("calc--stale");
     this.setBusy(false);
-    if (this.copy) this.copy.hidden = true;
     this.setState("failed");
   }
 
+  // The button says it was copied (and the status line, a live region,
+  // announces it), then goes back to its label.
   async copyLink() {
     const url = this.link();
     showAddress(this, true);
+    let said;
     try {
       await navigator.clipboard.writeText(url);
-      setText(this.status, this.messages.copied ?? "");
+      said = this.messages.copied ?? "";
     } catch {
-      setText(this.status, this.messages.copy_failed ?? "");
+      said = this.messages.copy_failed ?? "";
     }
+    if (!this.copy) return;
+    setText(this.copy, said);
+    setText(this.status, said);
+    clearTimeout(this.copyTimer);
+    this.copyTimer = setTimeout(() => setText(this.copy, this.copyLabel), CONFIRM_MS);
   }
 }
 
@@ -435,6 +530,7 @@ const engine = {
       id,
       slug: calc.slug,
       request,
+      notation: calc.notationText,
       locale: calc.locale,
       styles: calc.styles,
     });
@@ -495,6 +591,7 @@ function main() {
         mine[0];
       target.fill(params);
     }
+    followLanguageLinks(location.search);
   }
   for (const calc of forms) {
     // Values filled from the URL (or restored by the browser) are not the example's.

@@ -7,7 +7,9 @@ Directives are HTML comments, so an unrendered one stays invisible:
 - ``<!-- md:value SLUG[/MODE] NAME [input=value ...] -->`` in a sentence: one
   input or result of the core, formatted for the page's language;
 - ``<!-- md:reference SLUG -->`` on its own line: the table of a calculator's
-  inputs and outputs.
+  inputs and outputs;
+- ``<!-- md:notation TEXT ... -->`` on its own line: how each language's page
+  reads each TEXT typed into a field, as the core reads it.
 
 Code (fenced blocks and inline spans) is left alone, so the directives can be documented.
 """
@@ -26,14 +28,17 @@ from calculator.values import parse_inputs
 
 from .formatting import format_bound, format_output
 from .mathml import render_math
-from .widgets import reference_context, widget_context
+from .widgets import notation_context, reference_context, widget_context
 
 __all__ = ["DirectiveError", "Page", "expand", "form_inputs"]
 
 FORM_TEMPLATE = "fragments/calculator/form.html"
 REFERENCE_TEMPLATE = "fragments/calculator/reference.html"
+NOTATION_TEMPLATE = "fragments/calculator/notation.html"
 
-_DIRECTIVE = re.compile(r"<!--\s*md:(?P<kind>calculator|value|reference)\s+(?P<args>.*?)\s*-->")
+_DIRECTIVE = re.compile(
+    r"<!--\s*md:(?P<kind>calculator|value|reference|notation)\s+(?P<args>.*?)\s*-->"
+)
 # Fenced blocks and inline code spans are shown verbatim.
 _CODE = re.compile(
     r"^(?P<fence>`{3,}|~{3,}).*?^(?P=fence)[ \t]*$|(?P<ticks>`+)[^`\n].*?(?P=ticks)",
@@ -96,6 +101,7 @@ def _expand_prose(text: str, page: Page) -> str:
         "calculator": _calculator,
         "value": _value,
         "reference": _reference,
+        "notation": _notation,
     }
 
     def replace(match: re.Match[str]) -> str:
@@ -137,6 +143,11 @@ def _reference(args: list[str], page: Page) -> str:
     calculator, _ = _target(args[0])
     context = reference_context(calculator, page.language)
     return _block(page.env.get_template(REFERENCE_TEMPLATE).render(**context))
+
+
+def _notation(args: list[str], page: Page) -> str:
+    context = notation_context(tuple(args), page.language)
+    return _block(page.env.get_template(NOTATION_TEMPLATE).render(**context))
 
 
 def _value(args: list[str], page: Page) -> str:

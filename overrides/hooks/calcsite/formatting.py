@@ -10,14 +10,31 @@ from __future__ import annotations
 
 import datetime
 from decimal import Decimal
+from functools import cache
 
+from babel import Locale
 from babel.dates import format_date
-from babel.numbers import format_decimal, format_percent
+from babel.numbers import (
+    format_decimal,
+    format_percent,
+    get_decimal_symbol,
+    get_group_symbol,
+    get_minus_sign_symbol,
+)
 
 from calculator import Output, display_decimal
+from calculator.notation import Notation
 from calculator.spec import Value
 
-__all__ = ["format_bound", "format_day", "format_output"]
+__all__ = [
+    "format_bound",
+    "format_day",
+    "format_field",
+    "format_output",
+    "notation",
+    "plain",
+    "plural_category",
+]
 
 # CLDR's minimumGroupingDigits, which browsers apply ("1234,5" in Italian) but
 # Babel 2.18 does not expose. Locales not listed group from four digits.
@@ -72,3 +89,39 @@ def format_bound(value: Value, language: str) -> str:
 def format_day(day: datetime.date, language: str) -> str:
     """Return a date in the page's language, long form (``30 novembre 2026``)."""
     return format_date(day, format="long", locale=language)
+
+
+@cache
+def notation(language: str) -> Notation:
+    """How ``language`` writes numbers, from CLDR: what the core reads a field with."""
+    return Notation(
+        decimal=get_decimal_symbol(language),
+        group=get_group_symbol(language),
+        group_size=Locale.parse(language).decimal_formats[None].grouping[0],
+        minus=get_minus_sign_symbol(language),
+    )
+
+
+def plain(value: Value) -> str:
+    """A value in plain fixed-point notation (``1234.5``, ``0.00001``), as links carry it."""
+    number = Decimal(value) if isinstance(value, int) else Decimal(repr(value))
+    text = format(number.normalize(), "f")
+    return "0" if text in ("-0", "") else text
+
+
+def format_field(value: Value | None, language: str) -> str:
+    """Return a value as a field shows it: the language's decimal sign, no grouping.
+
+    Ungrouped because on an Italian page ``15.000`` would read two ways.
+    """
+    return "" if value is None else notation(language).write(plain(value))
+
+
+def plural_category(shown: str, language: str) -> str:
+    """CLDR plural category of a number shown as the plain decimal ``shown``.
+
+    ``many`` (French and Italian millions) takes the ``other`` form: no unit
+    of the site has a separate one.
+    """
+    category = Locale.parse(language).plural_form(Decimal(shown))
+    return "other" if category == "many" else category

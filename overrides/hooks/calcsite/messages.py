@@ -21,6 +21,14 @@ UI: dict[str, str] = {
     "above_maximum": "Enter {bound} or less.",
     "not_divisible": "Must be a multiple of {bound}.",
     "unknown_field": "Not an input of this calculator.",
+    "unknown_mode": "This calculator has no such mode.",
+    "unknown_calculator": "No such calculator.",
+    "bad_request": "The request could not be read.",
+    "internal": "This case could not be computed (a fault of the calculator, not of your values).",
+    # Notes of the core: a field read two ways; {value} was taken, {other} is the other reading.
+    "read_grouped": (
+        "Read as {value}: here the point separates thousands. For {other}, type {other}."
+    ),
     # Warnings of the core.
     "super_linear": (
         "Above 100%: super-linear scaling. Caches can cause it, "
@@ -41,6 +49,16 @@ UI: dict[str, str] = {
     "copy_link": "Copy link to these values",
     "copied": "Link copied",
     "copy_failed": "Copy failed: the link is in the address bar",
+    "noscript": (
+        "The live calculator needs JavaScript. The results are the example for the values "
+        "shown; the values of a shared link are not applied."
+    ),
+    # What a field accepts, in words; {min} and {max} are formatted for the page.
+    "hint.whole": "A whole number from {min} to {max}.",
+    "hint.above": "A number greater than {min}, up to {max}.",
+    "hint.from": "A number from {min} to {max}.",
+    "hint.up_to": "A number up to {max}.",
+    "hint.optional": "Optional. {hint}",
     "last_updated": "Last updated: {date}",
     "reference.input": "Input",
     "reference.output": "Output",
@@ -50,8 +68,11 @@ UI: dict[str, str] = {
     "reference.default_mode": "{mode} (default): {label}",
     "reference.other_mode": "{mode}: {label}",
     "reference.mode": "Mode",
-    "reference.whole": "whole number",
-    "reference.optional": "optional",
+    # The table of how each language's page reads a typed number.
+    "notation.typed": "Typed",
+    "notation.page": "{language} page",
+    "notation.unreadable": "not a number",
+    "notation.two_ways": "{value}, with a note (not {other})",
 }
 
 _FR: dict[str, str] = {
@@ -63,14 +84,21 @@ _FR: dict[str, str] = {
     "Enter {bound} or less.": "Saisissez au plus {bound}.",
     "Must be a multiple of {bound}.": "Doit être un multiple de {bound}.",
     "Not an input of this calculator.": "Ce champ n’appartient pas à ce calculateur.",
+    UI["unknown_mode"]: "Ce calculateur n’a pas ce mode.",
+    UI["unknown_calculator"]: "Ce calculateur n’existe pas.",
+    UI["bad_request"]: "La demande n’a pas pu être lue.",
+    UI["internal"]: (
+        "Ce cas n’a pas pu être calculé (un défaut du calculateur, pas de vos valeurs)."
+    ),
+    UI["read_grouped"]: "Lu comme {value}. Pour {other}, saisissez {other}.",
     UI["super_linear"]: (
         "Plus de 100 % : mise à l’échelle super-linéaire. Les caches peuvent l’expliquer, "
         "mais vérifiez d’abord la mesure sur un seul accélérateur."
     ),
-    UI["static"]: "Exemple : résultats pour les valeurs affichées.",
+    UI["static"]: "Exemple : résultats pour les valeurs affichées.",
     UI["loading"]: "Chargement du calculateur…",
     UI["ready"]: "Résultats pour les valeurs affichées.",
-    UI["invalid"]: "Pas de résultat : corrigez les champs signalés.",
+    UI["invalid"]: "Pas de résultat : corrigez les champs signalés.",
     UI["failed"]: (
         "Le calcul en direct n’a pas pu démarrer dans ce navigateur. "
         "Les résultats ci-dessous sont l’exemple des valeurs par défaut."
@@ -90,8 +118,25 @@ _FR: dict[str, str] = {
     "{mode} (default): {label}": "{mode} (par défaut) : {label}",
     "{mode}: {label}": "{mode} : {label}",
     "Mode": "Mode",
-    "whole number": "nombre entier",
-    "optional": "facultatif",
+    UI["noscript"]: (
+        "Le calcul en direct a besoin de JavaScript. Les résultats sont ceux de l’exemple "
+        "pour les valeurs affichées ; les valeurs d’un lien partagé ne sont pas appliquées."
+    ),
+    UI["hint.whole"]: "Un nombre entier de {min} à {max}.",
+    UI["hint.above"]: "Un nombre supérieur à {min}, jusqu’à {max}.",
+    UI["hint.from"]: "Un nombre de {min} à {max}.",
+    UI["hint.up_to"]: "Un nombre jusqu’à {max}.",
+    UI["hint.optional"]: "Facultatif. {hint}",
+    UI["notation.typed"]: "Saisi",
+    UI["notation.page"]: "Page en {language}",
+    UI["notation.unreadable"]: "pas un nombre",
+    UI["notation.two_ways"]: "{value}, avec une note (et non {other})",
+    "ten times the ideal throughput d·v": "dix fois le débit idéal d·v",
+    "Must be a multiple of tp × pp × cp.": "Doit être un multiple de tp × pp × cp.",
+    "Must be a multiple of the micro-batch × dp.": "Doit être un multiple du micro-lot × dp.",
+    "With more than one chunk per device, must be a multiple of the stages.": (
+        "Avec plus d’un segment par accélérateur, doit être un multiple du nombre d’étages."
+    ),
     # Calculators, modes and legends.
     "Data-parallel scaling": "Mise à l’échelle en parallélisme de données",
     "Effective batch size": "Taille de lot effective",
@@ -118,7 +163,7 @@ _FR: dict[str, str] = {
     "Throughput lost to synchronisation": "Débit perdu en synchronisation",
     "Micro-batch per replica": "Micro-lot par réplique",
     "Gradient-accumulation steps": "Pas d’accumulation de gradient",
-    "Devices (world size)": "Accélérateurs (world size)",
+    "Devices (world size)": "Accélérateurs au total",
     "Tensor-parallel degree": "Degré de parallélisme tensoriel",
     "Pipeline-parallel degree": "Degré de parallélisme en pipeline",
     "Context-parallel degree": "Degré de parallélisme de contexte",
@@ -136,6 +181,14 @@ _FR: dict[str, str] = {
     "Pipeline efficiency": "Efficacité du pipeline",
     # Units.
     "devices": "accélérateurs",
+    "device": "accélérateur",
+    "sample/s": "échantillon/s",
+    "sequence": "séquence",
+    "token": "jeton",
+    "replica": "réplique",
+    "stage": "étage",
+    "micro-batch": "micro-lot",
+    "chunk": "segment",
     "samples/s": "échantillons/s",
     "sequences": "séquences",
     "tokens": "jetons",
@@ -156,6 +209,16 @@ _IT: dict[str, str] = {
     "Enter {bound} or less.": "Inserisci al massimo {bound}.",
     "Must be a multiple of {bound}.": "Deve essere un multiplo di {bound}.",
     "Not an input of this calculator.": "Questo campo non appartiene al calcolatore.",
+    UI["unknown_mode"]: "Questo calcolatore non ha questa modalità.",
+    UI["unknown_calculator"]: "Questo calcolatore non esiste.",
+    UI["bad_request"]: "Non è stato possibile leggere la richiesta.",
+    UI["internal"]: (
+        "Non è stato possibile calcolare questo caso (un difetto del calcolatore, "
+        "non dei tuoi valori)."
+    ),
+    UI["read_grouped"]: (
+        "Letto come {value}: il punto separa le migliaia. Se intendevi {other}, scrivi {other}."
+    ),
     UI["super_linear"]: (
         "Oltre il 100%: scalatura super-lineare. Può dipendere dalle cache, "
         "ma verifica prima la misura su un singolo dispositivo."
@@ -175,7 +238,7 @@ _IT: dict[str, str] = {
         "Copia non riuscita: il link è nella barra degli indirizzi"
     ),
     "Last updated: {date}": "Ultimo aggiornamento: {date}",
-    "Input": "Ingresso",
+    "Input": "Input",
     "Output": "Risultato",
     "Unit": "Unità",
     "Accepted values": "Valori ammessi",
@@ -183,8 +246,25 @@ _IT: dict[str, str] = {
     "{mode} (default): {label}": "{mode} (predefinita): {label}",
     "{mode}: {label}": "{mode}: {label}",
     "Mode": "Modalità",
-    "whole number": "numero intero",
-    "optional": "facoltativo",
+    UI["noscript"]: (
+        "Il calcolo dal vivo richiede JavaScript. I risultati sono quelli dell’esempio per i "
+        "valori mostrati; i valori di un link condiviso non vengono applicati."
+    ),
+    UI["hint.whole"]: "Un numero intero da {min} a {max}.",
+    UI["hint.above"]: "Un numero maggiore di {min}, fino a {max}.",
+    UI["hint.from"]: "Un numero da {min} a {max}.",
+    UI["hint.up_to"]: "Un numero fino a {max}.",
+    UI["hint.optional"]: "Facoltativo. {hint}",
+    UI["notation.typed"]: "Digitato",
+    UI["notation.page"]: "Pagina in {language}",
+    UI["notation.unreadable"]: "non è un numero",
+    UI["notation.two_ways"]: "{value}, con una nota (non {other})",
+    "ten times the ideal throughput d·v": "dieci volte il throughput ideale d·v",
+    "Must be a multiple of tp × pp × cp.": "Deve essere un multiplo di tp × pp × cp.",
+    "Must be a multiple of the micro-batch × dp.": "Deve essere un multiplo del micro-batch × dp.",
+    "With more than one chunk per device, must be a multiple of the stages.": (
+        "Con più di un chunk per dispositivo, deve essere un multiplo del numero di stadi."
+    ),
     "Data-parallel scaling": "Scalatura con parallelismo dei dati",
     "Effective batch size": "Dimensione effettiva del batch",
     "Pipeline bubble": "Bolla della pipeline",
@@ -209,7 +289,7 @@ _IT: dict[str, str] = {
     "Throughput lost to synchronisation": "Throughput perso nella sincronizzazione",
     "Micro-batch per replica": "Micro-batch per replica",
     "Gradient-accumulation steps": "Passi di accumulo del gradiente",
-    "Devices (world size)": "Dispositivi (world size)",
+    "Devices (world size)": "Dispositivi in totale",
     "Tensor-parallel degree": "Grado di parallelismo tensoriale",
     "Pipeline-parallel degree": "Grado di parallelismo a pipeline",
     "Context-parallel degree": "Grado di parallelismo di contesto",
@@ -226,6 +306,14 @@ _IT: dict[str, str] = {
     "Idle share of the step": "Quota inattiva del passo",
     "Pipeline efficiency": "Efficienza della pipeline",
     "devices": "dispositivi",
+    "device": "dispositivo",
+    "sample/s": "campione/s",
+    "sequence": "sequenza",
+    "token": "token",
+    "replica": "replica",
+    "stage": "stadio",
+    "micro-batch": "micro-batch",
+    "chunk": "chunk",
     "samples/s": "campioni/s",
     "sequences": "sequenze",
     "tokens": "token",

@@ -10,15 +10,34 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
-from calculator import Calculator, Input, Mode, Output, run
-from calculator.spec import Value
+from babel import Locale
 
-from .formatting import format_bound, format_output
-from .messages import UI, translate
+from calculator import Calculator, Input, Mode, Output, display_decimal, run
+from calculator.errors import ERRORS, NOTES, WARNINGS
+from calculator.spec import UNITS, Value
 
-__all__ = ["Field", "Widget", "reference_context", "widget_context"]
+from .formatting import (
+    format_bound,
+    format_field,
+    format_output,
+    notation,
+    plain,
+    plural_category,
+)
+from .messages import CATALOGS, UI, translate
+
+__all__ = [
+    "Field",
+    "Widget",
+    "hint",
+    "notation_context",
+    "reference_context",
+    "unit_text",
+    "widget_context",
+]
 
 
 @dataclass(frozen=True)
@@ -30,9 +49,7 @@ class Field:
     label: str
     unit: str
     value: str
-    min: str
-    max: str
-    bounds_text: str
+    hint: str
 
 
 @dataclass(frozen=True)
@@ -63,42 +80,83 @@ class Widget:
     results_title: str
     copy_label: str
     messages: str
+    notation: str
+    units: str
+    noscript: str
 
 
-def _bounds_text(spec: Input, language: str) -> str:
-    low = ""
-    if spec.minimum is not None:
-        low = ("> " if spec.exclusive_minimum else "≥ ") + format_bound(spec.minimum, language)
-    high = "≤ " + format_bound(spec.maximum, language) if spec.maximum is not None else ""
-    parts = [part for part in (low, high) if part]
-    if spec.integer:
-        parts.insert(0, translate(language, UI["reference.whole"]))
+def hint(spec: Input, language: str) -> str:
+    """What a field accepts, in words (``A whole number from 1 to 10,000,000.``).
+
+    An upper limit that depends on other inputs is named instead of the
+    declared maximum, which only keeps results finite.
+    """
+
+    def t(key: str) -> str:
+        return translate(language, UI[key])
+
+    if spec.minimum is None:
+        kind = "hint.up_to"
+    elif spec.integer:
+        kind = "hint.whole"
+    else:
+        kind = "hint.above" if spec.exclusive_minimum else "hint.from"
+    low = spec.minimum
+    if spec.integer and spec.exclusive_minimum and low is not None:
+        low = int(low) + 1
+    high = translate(language, spec.limit) if spec.limit else format_bound(spec.maximum, language)
+    text = t(kind).format(min="" if low is None else format_bound(low, language), max=high)
     if spec.optional:
-        parts.append(translate(language, UI["reference.optional"]))
-    return ", ".join(parts)
+        text = t("hint.optional").format(hint=text)
+    if spec.rule:
+        text += " " + translate(language, spec.rule)
+    return text
+
+
+def unit_text(unit: str, shown: str | None, language: str) -> str:
+    """``unit`` in ``language`` for a number shown as the plain decimal ``shown``.
+
+    Without a number (an empty field), the plural form, as a label would say it.
+    """
+    if not unit:
+        return ""
+    one = shown is not None and plural_category(shown, language) == "one"
+    return translate(language, UNITS[unit] if one else unit)
+
+
+def _unit_forms(specs: tuple[Input, ...] | tuple[Output, ...], language: str) -> dict[str, Any]:
+    """Singular and plural of each unit that has two forms in ``language``, by field name."""
+    forms = {}
+    for spec in specs:
+        if spec.unit and translate(language, UNITS[spec.unit]) != translate(language, spec.unit):
+            forms[spec.name] = {
+                "one": translate(language, UNITS[spec.unit]),
+                "other": translate(language, spec.unit),
+            }
+    return forms
+
+
+MESSAGE_KEYS: tuple[str, ...] = (
+    *ERRORS,
+    *WARNINGS,
+    *NOTES,
+    "static",
+    "loading",
+    "ready",
+    "invalid",
+    "failed",
+    "copied",
+    "copy_failed",
+    "copy_link",
+)
+"""The strings the page script words itself: every code of the core, and its states."""
 
 
 def _messages(language: str) -> str:
     """The strings the page script needs, as a JSON object, in the page's language."""
-    keys = (
-        "required",
-        "not_a_number",
-        "not_an_integer",
-        "below_minimum",
-        "not_above_minimum",
-        "above_maximum",
-        "not_divisible",
-        "unknown_field",
-        "super_linear",
-        "static",
-        "loading",
-        "ready",
-        "invalid",
-        "failed",
-        "copied",
-        "copy_failed",
+    return json.dumps(
+        {key: translate(language, UI[key]) for key in MESSAGE_KEYS}, ensure_ascii=False
     )
-    return json.dumps({key: translate(language, UI[key]) for key in keys}, ensure_ascii=False)
 
 
 def widget_context(
@@ -126,11 +184,9 @@ def widget_context(
                     spec=spec,
                     id=f"{widget_id}-{spec.name}",
                     label=translate(language, spec.label),
-                    unit=translate(language, spec.unit),
-                    value=_plain(example[spec.name]),
-                    min=_plain(spec.minimum),
-                    max=_plain(spec.maximum),
-                    bounds_text=_bounds_text(spec, language),
+                    unit=unit_text(spec.unit, _shown(example[spec.name]), language),
+                    value=format_field(example[spec.name], language),
+                    hint=hint(spec, language),
                 )
                 for spec in specs
             ),
@@ -141,10 +197,15 @@ def widget_context(
         Result(
             spec=output,
             label=translate(language, output.label),
-            unit=translate(language, output.unit),
-            text=format_output(output, result.values[output.name], language),
+            unit=unit_text(
+                output.unit,
+                None if value is None else display_decimal(output, value),
+                language,
+            ),
+            text=format_output(output, value, language),
         )
         for output in mode.outputs
+        for value in (result.values[output.name],)
     )
     return Widget(
         calculator=calculator,
@@ -161,16 +222,20 @@ def widget_context(
         results_title=translate(language, UI["results"]),
         copy_label=translate(language, UI["copy_link"]),
         messages=_messages(language),
+        notation=notation(language).as_json(),
+        units=json.dumps(
+            {
+                "inputs": _unit_forms(mode.inputs, language),
+                "outputs": _unit_forms(mode.outputs, language),
+            },
+            ensure_ascii=False,
+        ),
+        noscript=translate(language, UI["noscript"]),
     )
 
 
-def _plain(value: Value | None) -> str:
-    """A value as an HTML number input expects it: digits and a dot, no grouping."""
-    if value is None:
-        return ""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return repr(value)
+def _shown(value: Value | None) -> str | None:
+    return None if value is None else plain(value)
 
 
 def reference_context(calculator: Calculator, language: str) -> dict[str, Any]:
@@ -197,7 +262,7 @@ def reference_context(calculator: Calculator, language: str) -> dict[str, Any]:
                         "spec": spec,
                         "label": translate(language, spec.label),
                         "unit": translate(language, spec.unit),
-                        "accepted": _bounds_text(spec, language),
+                        "accepted": hint(spec, language),
                         "default": "—"
                         if spec.default is None
                         else format_bound(spec.default, language),
@@ -218,3 +283,45 @@ def reference_context(calculator: Calculator, language: str) -> dict[str, Any]:
             for mode in calculator.modes
         ],
     }
+
+
+def notation_context(texts: tuple[str, ...], language: str) -> dict[str, Any]:
+    """How each language's page reads each of ``texts``, worded for ``language``.
+
+    One column per language of the site, one row per text; each cell is the
+    number the core takes (formatted for ``language``), with the other reading
+    when the text reads two ways, or "not a number".
+    """
+    languages = tuple(CATALOGS)
+    rows = []
+    for text in texts:
+        cells = []
+        for reader in languages:
+            reading = notation(reader).read(text)
+            if reading is None:
+                cells.append(translate(language, UI["notation.unreadable"]))
+                continue
+            taken = format_bound(_number(reading[0]), language)
+            if reading[1] is None:
+                cells.append(taken)
+            else:
+                other = format_bound(_number(reading[1]), language)
+                cells.append(
+                    translate(language, UI["notation.two_ways"]).format(value=taken, other=other)
+                )
+        rows.append({"text": text, "cells": cells})
+    return {
+        "typed": translate(language, UI["notation.typed"]),
+        "languages": [
+            translate(language, UI["notation.page"]).format(
+                language=Locale.parse(reader).get_display_name(language)
+            )
+            for reader in languages
+        ],
+        "rows": rows,
+    }
+
+
+def _number(text: str) -> Value:
+    number = Decimal(text)
+    return int(number) if number == number.to_integral_value() else float(number)
