@@ -19,8 +19,7 @@ from playwright.sync_api import Browser
 from bench.server import Server, start
 
 from .conftest import ROOT, Recorder, _context, build_site
-from .expected import page_path, static_forms
-from .expected import field_text
+from .expected import field_text, page_path, static_forms
 from .test_live import NEW_VALUES, assert_shows, go_live, link_query, snapshot
 
 PACKAGE = ROOT / "node_modules" / "pyodide"
