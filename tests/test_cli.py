@@ -291,3 +291,39 @@ def test_the_main_module_exits_with_mains_status(
         runpy.run_module("calculator", run_name="__main__", alter_sys=True)
     assert raised.value.code == status
     capsys.readouterr()
+
+
+def test_json_prints_the_failure_reply_on_stdout_and_exits_2(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status = main(["pipeline-bubble", "--stages", "0", "--chunks", "x", "--json"])
+    out, err = capsys.readouterr()
+    assert status == EXIT_BAD_INPUT
+    assert err == ""
+    expected = evaluate(
+        "pipeline-bubble",
+        json.dumps({"mode": "bubble", "stages": "0", "micro_batches": 8, "chunks": "x"}),
+    )
+    assert out.strip() == expected
+    assert [error["field"] for error in json.loads(out)["errors"]] == ["stages", "chunks"]
+
+
+def test_units_agree_with_their_number(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["effective-batch-size", "--world-size", "8", "--tensor-parallel", "8"])
+    out = capsys.readouterr().out
+    assert "1 replica\n" in out
+    main(["effective-batch-size", "--world-size", "16", "--tensor-parallel", "8"])
+    assert "2 replicas\n" in capsys.readouterr().out
+
+
+def test_a_fault_without_a_field_is_reported_without_a_flag(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def broken(*_: object, **__: object) -> None:
+        raise ZeroDivisionError
+
+    monkeypatch.setattr("calculator.web.run", broken)
+    assert main(["pipeline-bubble"]) == EXIT_BAD_INPUT
+    assert (
+        capsys.readouterr().err.strip().endswith("error: internal error (a bug: please report it)")
+    )

@@ -60,3 +60,8 @@ def test_invalid_inputs_needs_at_least_one_error() -> None:
 )
 def test_english_words_each_code_with_its_bound(code: str, bound: float | None, text: str) -> None:
     assert english(code, bound) == text
+
+
+def test_an_input_error_needs_a_code_of_the_one_list() -> None:
+    with pytest.raises(ValueError, match="ERRORS"):
+        InputError("devices", "not_a_code")

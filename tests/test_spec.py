@@ -16,6 +16,7 @@ from calculator import (
     SpecError,
     UnknownCalculatorError,
 )
+from calculator.spec import unit_for
 
 
 def _compute(**values: object) -> Result:
@@ -222,3 +223,24 @@ def test_declarations_are_frozen() -> None:
     spec = _input()
     with pytest.raises(AttributeError):
         spec.maximum = 20  # type: ignore[misc]
+
+
+def test_a_unit_must_be_one_of_the_declared_units_with_a_singular() -> None:
+    with pytest.raises(SpecError, match="UNITS"):
+        _input(unit="furlongs")
+    with pytest.raises(SpecError, match="UNITS"):
+        _output(unit="furlongs")
+    assert _input(unit="replicas").unit == "replicas"
+
+
+def test_a_warning_must_be_one_of_the_declared_codes() -> None:
+    with pytest.raises(SpecError, match="WARNINGS"):
+        Result({"out": 1}, ("careful",))
+
+
+@pytest.mark.parametrize(
+    ("unit", "shown", "text"),
+    [("replicas", "1", "replica"), ("replicas", "1.5", "replicas"), ("replicas", "0", "replicas")],
+)
+def test_english_units_are_singular_for_exactly_one(unit: str, shown: str, text: str) -> None:
+    assert unit_for(unit, shown) == text

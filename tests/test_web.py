@@ -157,3 +157,27 @@ def test_a_slug_that_is_not_text_is_an_unknown_calculator_not_an_exception(slug:
     reply = json.loads(evaluate(slug, "{}"))  # type: ignore[arg-type]
     assert reply["ok"] is False
     assert reply["errors"] == [{"field": None, "code": "unknown_calculator", "bound": None}]
+
+
+def test_a_fault_in_a_compute_function_is_an_internal_error_reply(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Documented never to raise: a bug in a compute function becomes data for one form."""
+
+    def broken(*_: object, **__: object) -> None:
+        raise ZeroDivisionError
+
+    monkeypatch.setattr("calculator.web.run", broken)
+    reply = json.loads(evaluate("pipeline-bubble", "{}", '{"decimal": ",", "group": "."}'))
+    assert reply == {
+        "ok": False,
+        "calculator": "pipeline-bubble",
+        "mode": "bubble",
+        "errors": [{"field": None, "code": "internal", "bound": None}],
+    }
+
+
+def test_a_request_nested_past_the_parsers_limit_is_an_internal_error_not_a_crash() -> None:
+    reply = json.loads(evaluate("pipeline-bubble", "[" * 100_000))
+    assert reply["ok"] is False
+    assert reply["errors"][0]["code"] in ("bad_request", "internal")

@@ -385,7 +385,8 @@ def test_a_shared_link_reproduces_its_case_under_a_sub_path(
     )
     button = page.locator(f'{selector(target)} [data-action="copy-link"]')
     label = button.text_content()
-    box = button.bounding_box()
+    place = "(el) => [el.offsetLeft, el.offsetTop, el.offsetWidth, el.offsetHeight]"
+    box = button.evaluate(place)
     button.click()
     page.wait_for_function(
         "([s, text]) => document.querySelector(`${s} [data-status]`).textContent === text",
@@ -393,7 +394,7 @@ def test_a_shared_link_reproduces_its_case_under_a_sub_path(
     )
     # The button itself says so, then goes back to its label.
     assert button.text_content() == ui("copied", language)
-    assert button.bounding_box() == box
+    assert button.evaluate(place) == box
     page.wait_for_function(
         "([s, text]) => document.querySelector(`${s} [data-action]`).textContent === text",
         arg=[selector(target), label],

@@ -49,11 +49,12 @@ const pluralRules = new Map();
 
 // CLDR's plural category of a number given as a plain decimal string; "many"
 // (French and Italian millions) takes the "other" form, as at build time.
-// No number (an empty field, a result that does not apply): the plural, as
-// the build writes it.
+// No number (an empty field, text that is no number, a result that does not
+// apply): the plural, as the build writes it.
 function plural(text, locale) {
-  if (text === null || (typeof text === "string" && text.trim() === "")) return "other";
-  if (typeof text !== "string" || !Number.isFinite(Number(text))) return undefined;
+  if (typeof text !== "string" || text.trim() === "" || !Number.isFinite(Number(text))) {
+    return "other";
+  }
   let rules = pluralRules.get(locale);
   if (!rules) {
     rules = new Intl.PluralRules(locale);
@@ -66,8 +67,7 @@ function plural(text, locale) {
 function plurals(values, locale) {
   const categories = {};
   for (const [name, text] of Object.entries(values && typeof values === "object" ? values : {})) {
-    const category = plural(text, locale);
-    if (category) categories[name] = category;
+    categories[name] = plural(text, locale);
   }
   return categories;
 }

@@ -419,6 +419,8 @@ class Calc {
       said = this.messages.copy_failed ?? "";
     }
     if (!this.copy) return;
+    // A shorter confirmation keeps the button's width: nothing beside it moves.
+    this.copy.style.minWidth = `${this.copy.offsetWidth}px`;
     setText(this.copy, said);
     setText(this.status, said);
     clearTimeout(this.copyTimer);
