@@ -1,0 +1,322 @@
+"""Engine faults: whatever breaks, the page ends on its labelled example and stays usable.
+
+Each test breaks one thing between the page and its engine with Playwright's
+routing: the core's wheel arrives garbled, the WebAssembly binary comes with
+the wrong MIME type, the network goes away once the page has loaded, the worker
+never says a word, or says it is ready and then never replies. Each must end,
+within a bounded time, in the failure notice with the pre-rendered example
+restored (read-only), and the page must still scroll and follow its links, with
+no error logged but those the fault itself causes.
+
+(``test_live.py`` covers the others: a blocked ``.wasm`` and missing files.)
+Each fault runs in one language; the languages take turns.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from urllib.parse import urljoin
+from urllib.request import urlopen
+
+import pytest
+from playwright.sync_api import Page, Route
+
+from .conftest import ROOT, Recorder, Server
+from .expected import page_path, static_forms, ui
+from .test_live import FAILED, assert_example_restored, selector, snapshot
+
+pytestmark = pytest.mark.browser
+
+SCRIPT = (ROOT / "overrides" / "assets" / "javascripts" / "calculator.mjs").read_text(
+    encoding="utf-8"
+)
+
+
+def _constant(name: str) -> int:
+    found = re.search(rf"\bconst {name} = (\d+);", SCRIPT)
+    assert found, f"{name} is no longer a constant of calculator.mjs"
+    return int(found.group(1))
+
+
+BOOT_TIMEOUT_MS = _constant("BOOT_TIMEOUT_MS")
+"""The page script's deadline for the engine to say it is ready."""
+REPLY_TIMEOUT_MS = _constant("REPLY_TIMEOUT_MS")
+"""The page script's deadline for a reply to a request."""
+DETECTED_S = 60
+"""A fault the engine reports (it fails fast) must end in the failed state within
+this time: Pyodide's boot comes first, seconds long, longer on a loaded machine."""
+HANG_MARGIN_S = 20
+"""A hang is ended by the boot timer: within its 30 s plus this margin."""
+
+FAILED_TO_LOAD = r"Failed to load resource: net::ERR_(FAILED|INTERNET_DISCONNECTED)"
+"""How chromium logs a request that a route aborted."""
+SEARCH_OFFLINE = r"Failed to execute 'importScripts' .*/assets/javascripts/lunr/"
+"""The theme's search worker loads its language files after the page's load: with the
+network gone, it cannot (the theme's fault to live with, not the engine's)."""
+
+NEVER_POSTS = "// A worker that loads and then never says a word.\nexport {};\n"
+LISTEN_TO_THE_WORKER = """(() => {
+  // What the page hears from its worker, heard first: the page's own listener is added
+  // after this one, in the same dispatch, so by the time this is read it has run too.
+  const Native = window.Worker;
+  window.__engineSaid = [];
+  window.Worker = class extends Native {
+    constructor(...args) {
+      super(...args);
+      // The engine's worker only, not the theme's search worker.
+      const meta = document.querySelector('meta[name="calc:worker"]');
+      const engine = meta && new URL(meta.content, document.baseURI).href;
+      if (engine && String(args[0]).startsWith(engine)) {
+        this.addEventListener("message", (event) => window.__engineSaid.push(event.data?.type));
+      }
+    }
+  };
+})()"""
+READY_THEN_SILENT = (
+    "// Says it is ready, then never replies to a request.\n"
+    'self.postMessage({ type: "ready", seconds: 0 });\n'
+)
+
+
+def engine_urls(server: Server, language: str, slug: str) -> dict[str, str]:
+    """The engine's files named in the page's head (worker, Pyodide module, wheel)."""
+    url = server.url(page_path(language, slug))
+    with urlopen(url) as response:
+        html = response.read().decode("utf-8")
+    metas = dict(re.findall(r'<meta name="calc:(worker|pyodide|wheel)" content="([^"]+)"', html))
+    assert set(metas) == {"worker", "pyodide", "wheel"}, metas
+    return {name: urljoin(url, content) for name, content in metas.items()}
+
+
+def a_case(server: Server, language: str, slug: str) -> str:
+    """A shared link: the page's URL with one value other than the example's."""
+    form = static_forms(server.url(page_path(language, slug)))[0]
+    first = next(iter(form.inputs))
+    return f"{server.url(page_path(language, slug))}?{first}={form.inputs[first]}1"
+
+
+def wait_failed(page: Page, within_s: float, since: float) -> float:
+    """Wait until every form has failed; return the seconds it took since ``since``."""
+    page.wait_for_function(FAILED, timeout=within_s * 1000)
+    elapsed = time.monotonic() - since
+    assert elapsed < within_s
+    return elapsed
+
+
+def assert_failed_cleanly(page: Page, server: Server, language: str, slug: str) -> None:
+    """The failure notice, visible, over the pre-rendered example of every form."""
+    forms = static_forms(server.url(page_path(language, slug)))
+    assert_example_restored(page, forms, language)
+    for form in forms:
+        status = page.locator(f"{selector(form)} [data-status]")
+        assert status.is_visible()
+        assert status.text_content() == ui("failed", language)
+        assert snapshot(page, form)["state"] == "failed"
+
+
+SCROLLED = "() => window.scrollY > 0"
+AT_ANCHOR = """(hash) => location.hash === hash
+  && Math.abs(document.getElementById(decodeURIComponent(hash.slice(1)))
+       .getBoundingClientRect().top) < window.innerHeight / 2"""
+
+
+def assert_usable(page: Page, server: Server, language: str, *, online: bool = True) -> None:
+    """The page scrolls and follows its links (and another page opens, when online)."""
+    page.evaluate("window.scrollTo(0, 0)")
+    page.mouse.move(400, 400)
+    page.mouse.wheel(0, 900)
+    page.wait_for_function(SCROLLED)
+    # A link of the table of contents, in the page.
+    toc = page.locator('.md-sidebar--secondary a.md-nav__link[href^="#"]').last
+    href = toc.get_attribute("href")
+    assert href
+    toc.click()
+    page.wait_for_function(AT_ANCHOR, arg=href)
+    if online:
+        # The logo leads home, a page without a calculator: it loads and is quiet.
+        page.locator("a.md-header__button.md-logo").click()
+        page.wait_for_url(server.url(page_path(language, "")))
+        page.wait_for_load_state("load")
+        assert page.locator("h1").first.is_visible()
+
+
+def assert_only_errors(recorder: Recorder, *patterns: str) -> None:
+    """Every error logged matches one of the patterns: those the fault causes."""
+    unexpected = [
+        error
+        for error in recorder.errors
+        if not any(re.search(pattern, error) for pattern in patterns)
+    ]
+    assert unexpected == [], "\n".join(unexpected)
+
+
+# --------------------------------------------------------------- faults the engine reports
+
+
+def test_a_garbled_wheel_fails_fast_to_the_example(
+    page: Page, server: Server, recorder: Recorder
+) -> None:
+    """The core's wheel arrives with its bytes garbled: the worker cannot unpack it."""
+    recorder.expect_errors = True
+    language, slug = "fr", "pipeline-bubble"
+    wheel = engine_urls(server, language, slug)["wheel"]
+
+    def garble(route: Route) -> None:
+        body = bytearray(route.fetch().body())
+        assert body[:2] == b"PK", "the wheel is a zip archive"
+        for index in range(len(body) // 4, len(body)):
+            body[index] ^= 0x5A
+        route.fulfill(status=200, body=bytes(body), content_type="application/octet-stream")
+
+    page.route(wheel, garble)
+    started = time.monotonic()
+    with page.expect_response(wheel):
+        page.goto(a_case(server, language, slug))
+    wait_failed(page, DETECTED_S, started)
+    assert_failed_cleanly(page, server, language, slug)
+    assert_usable(page, server, language)
+    assert_only_errors(recorder)
+
+
+def test_a_network_cut_after_load_fails_fast_when_a_field_is_focused(
+    page: Page, server: Server, recorder: Recorder
+) -> None:
+    """The page loaded, then the network went: focusing a field starts an engine that
+    cannot download anything."""
+    recorder.expect_errors = True
+    language, slug = "en", "data-parallel-scaling"
+    cut = NetworkCut(page, hold=lambda url: False)
+    page.goto(server.url(page_path(language, slug)))  # returns at "load"
+    cut.now()
+    form = static_forms(server.url(page_path(language, slug)))[0]
+    started = time.monotonic()
+    page.locator(f"{selector(form)} input").first.focus()
+    wait_failed(page, DETECTED_S, started)
+    assert cut.aborted, "the engine never asked the network for anything"
+    assert_failed_cleanly(page, server, language, slug)
+    assert_usable(page, server, language, online=False)
+    assert_only_errors(recorder, FAILED_TO_LOAD, SEARCH_OFFLINE)
+
+
+def test_a_network_cut_after_load_fails_fast_for_a_shared_link(
+    page: Page, server: Server, recorder: Recorder
+) -> None:
+    """A shared link starts the engine before the page has loaded; its runtime and
+    wheel were still on their way when the network went."""
+    recorder.expect_errors = True
+    language, slug = "fr", "effective-batch-size"
+    urls = engine_urls(server, language, slug)
+    runtime = urljoin(urls["pyodide"], ".")
+    cut = NetworkCut(page, hold=lambda url: url.startswith(runtime) or url == urls["wheel"])
+    started = time.monotonic()
+    page.goto(a_case(server, language, slug))
+    cut.now()
+    wait_failed(page, DETECTED_S, started)
+    assert [url for url in cut.aborted if url.startswith(runtime) or url == urls["wheel"]]
+    assert_failed_cleanly(page, server, language, slug)
+    assert_usable(page, server, language, online=False)
+    assert_only_errors(recorder, FAILED_TO_LOAD, SEARCH_OFFLINE)
+
+
+class NetworkCut:
+    """Every request of the page (and its worker) goes through, until :meth:`now`.
+
+    ``hold`` names requests kept waiting until then (a slow network), which
+    the cut then aborts with the rest.
+    """
+
+    def __init__(self, page: Page, hold: Callable[[str], bool]) -> None:
+        self.hold = hold
+        self.cut = False
+        self.held: list[Route] = []
+        self.aborted: list[str] = []
+        page.route("**/*", self.handle)
+
+    def handle(self, route: Route) -> None:
+        if self.cut:
+            self.abort(route)
+        elif self.hold(route.request.url):
+            self.held.append(route)
+        else:
+            route.continue_()
+
+    def abort(self, route: Route) -> None:
+        self.aborted.append(route.request.url)
+        route.abort("internetdisconnected")
+
+    def now(self) -> None:
+        self.cut = True
+        for route in self.held:
+            self.abort(route)
+        self.held.clear()
+
+
+# --------------------------------------------------------------- faults only a timer ends
+
+
+def test_a_wasm_with_the_wrong_mime_type_ends_at_the_boot_timeout(
+    page: Page, server: Server, recorder: Recorder
+) -> None:
+    """Served as application/octet-stream, the WebAssembly binary leaves Pyodide hanging
+    with no error: the page's own boot timeout (real time, no fake clock) ends it."""
+    recorder.expect_errors = True
+    language, slug = "it", "effective-batch-size"
+    served: list[str] = []
+
+    def wrong_type(route: Route) -> None:
+        body = route.fetch().body()
+        served.append(route.request.url)
+        route.fulfill(status=200, body=body, content_type="application/octet-stream")
+
+    page.route("**/*.wasm", wrong_type)
+    started = time.monotonic()
+    page.goto(a_case(server, language, slug))
+    wait_failed(page, BOOT_TIMEOUT_MS / 1000 + HANG_MARGIN_S, started)
+    assert served, "the WebAssembly binary was never requested"
+    assert_failed_cleanly(page, server, language, slug)
+    assert_usable(page, server, language)
+    # chromium says why streaming compilation refused the binary; nothing else.
+    assert_only_errors(recorder, r"MIME type|wasm streaming compile failed")
+
+
+SILENT_WORKERS = {
+    # What the worker does: its script, where it runs, and the deadline that ends it.
+    "never-posts": (NEVER_POSTS, "it", "pipeline-bubble", BOOT_TIMEOUT_MS),
+    "never-replies": (READY_THEN_SILENT, "en", "effective-batch-size", REPLY_TIMEOUT_MS),
+}
+
+
+@pytest.mark.parametrize("silent", SILENT_WORKERS)
+def test_a_worker_that_never_answers_ends_at_its_deadline(
+    page: Page, server: Server, recorder: Recorder, silent: str
+) -> None:
+    """A worker that never posts (boot deadline) or never replies (reply deadline):
+    still loading just before the deadline, failed just after it (on the page's clock)."""
+    worker, language, slug, deadline = SILENT_WORKERS[silent]
+    recorder.expect_errors = True
+    worker_url = engine_urls(server, language, slug)["worker"]
+    page.route(
+        f"{worker_url}*",
+        lambda route: route.fulfill(status=200, body=worker, content_type="text/javascript"),
+    )
+    page.add_init_script(LISTEN_TO_THE_WORKER)
+    page.clock.install()
+    with page.expect_request(lambda request: request.url.startswith(worker_url)):
+        page.goto(a_case(server, language, slug))
+    form = static_forms(server.url(page_path(language, slug)))[0]
+    page.wait_for_function("(s) => document.querySelector(s).dataset.state", arg=selector(form))
+    if worker is READY_THEN_SILENT:
+        # The page heard "ready" and sent its requests: the reply deadline runs from there.
+        page.wait_for_function("() => window.__engineSaid.includes('ready')")
+    page.clock.run_for(deadline - 1000)
+    assert page.evaluate("window.__engineSaid") == ([] if worker is NEVER_POSTS else ["ready"])
+    shown = snapshot(page, form)
+    assert shown["state"] in {"loading", "ready"}, shown
+    assert shown["busy"]
+    page.clock.run_for(2000)
+    page.wait_for_function(FAILED, timeout=5000)
+    assert_failed_cleanly(page, server, language, slug)
+    assert_usable(page, server, language)
+    assert_only_errors(recorder)
