@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from calculator import evaluate
 from calculator.errors import NOTES, SpecError
-from calculator.notation import Note, Notation, localise
+from calculator.notation import Notation, Note, localise
 
 EN = Notation(decimal=".", group=",")
 FR = Notation(decimal=",", group="\u202f")
@@ -142,9 +142,7 @@ def test_localise_converts_text_fields_and_notes_the_ones_read_two_ways() -> Non
 
 
 def _reply(slug: str, request: dict[str, object], notation: Notation) -> dict[str, object]:
-    reply: dict[str, object] = json.loads(
-        evaluate(slug, json.dumps(request), notation.as_json())
-    )
+    reply: dict[str, object] = json.loads(evaluate(slug, json.dumps(request), notation.as_json()))
     return reply
 
 
@@ -159,12 +157,15 @@ def test_evaluate_reads_the_page_language_and_returns_plain_values_for_links() -
     assert reply["notes"] == [
         {"field": "throughput", "code": "read_grouped", "readings": ["1500", "1.5"]}
     ]
-    assert reply["display"] == json.loads(
-        evaluate(
-            "data-parallel-scaling",
-            json.dumps({"devices": 64, "throughput": 1500, "efficiency": 96.59}),
-        )
-    )["display"]
+    assert (
+        reply["display"]
+        == json.loads(
+            evaluate(
+                "data-parallel-scaling",
+                json.dumps({"devices": 64, "throughput": 1500, "efficiency": 96.59}),
+            )
+        )["display"]
+    )
 
 
 def test_evaluate_keeps_notes_and_plain_values_when_a_field_is_wrong() -> None:
