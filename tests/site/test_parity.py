@@ -48,7 +48,7 @@ _INLINE_MATH = re.compile(r"\\\((?P<tex>.*?)\\\)", re.DOTALL)
 # A symbol: a command with its braced argument (\mathrm{dp}, \beta), or one Latin letter.
 _SYMBOL = re.compile(r"\\[A-Za-z]+(?:\{[^{}]*\})?|[A-Za-z]")
 # Commands that only space or size a formula; they are layout, not symbols.
-_LAYOUT = {r"\quad", r"\qquad", r"\left", r"\right", r"\,", r"\;", r"\!"}
+_LAYOUT = {r"\quad", r"\qquad", r"\left", r"\right"}
 _SNIPPET = re.compile(r"^-{1,3}8<-{1,3}[ \t]+[\"']?(?P<path>[^\"'\s]+)[\"']?[ \t]*$", re.MULTILINE)
 
 
@@ -117,13 +117,16 @@ def outline(path: Path) -> dict[str, Any]:
         found = _HEADING_ID.search(match["text"])
         headings.append((len(match["hashes"]), found["id"] if found else None))
     directives: dict[str, Counter[str]] = {}
-    links: dict[str, set[str]] = {}
+    links: dict[str, Counter[str]] = {}
     display: dict[str, list[str]] = {}
     for key, section in _sections(text).items():
         directives[key] = Counter(
             f"{m['kind']} {' '.join(m['args'].split())}" for m in _DIRECTIVE.finditer(section)
         )
-        links[key] = {next(value for value in m.groups() if value) for m in _LINK.finditer(section)}
+        # Each URL counted once: a language may cite a source twice where another cites it once.
+        links[key] = Counter(
+            {next(value for value in m.groups() if value) for m in _LINK.finditer(section)}
+        )
         display[key] = [" ".join(m["tex"].split()) for m in _DISPLAY_MATH.finditer(section)]
     inline = {
         symbol
@@ -184,11 +187,11 @@ def _per_section_difference(reference: dict[str, Any], other: dict[str, Any]) ->
         mine, theirs = reference.get(key), other.get(key)
         if mine == theirs:
             continue
-        if isinstance(mine, Counter | set) and isinstance(theirs, Counter | set):
+        if isinstance(mine, Counter) and isinstance(theirs, Counter):
             differences[key] = {
                 "only in the default language": mine - theirs,
                 "only here": theirs - mine,
-            }  # type: ignore[operator]
+            }
         else:
             differences[key] = {"default language": mine, "here": theirs}
     return differences
