@@ -94,8 +94,8 @@ def measure(*, devices: int, throughput: float, measured: float) -> Result:
     Returns:
         ``efficiency`` (A / (d·v), in percent), ``speedup`` (A / v) and
         ``ideal`` (d·v). An efficiency above 100 % is returned with the
-        warning ``super_linear``: it happens (caches, less work per device)
-        and is worth a second look, but it is not an error.
+        warning ``super_linear``: it happens (data cached by each node, or a
+        wrong baseline) and is worth a second look, but it is not an error.
 
     Raises:
         InvalidInputs: ``above_maximum`` on ``measured`` beyond ten times d·v.

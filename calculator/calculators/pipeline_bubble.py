@@ -4,7 +4,8 @@ With p stages, m micro-batches per step and v model chunks per device
 (interleaving), the fill and drain of the pipeline cost p−1 micro-batch slots.
 Sources measure that against two different denominators: the ideal compute
 time, (p−1)/(v·m), as Megatron-LM does (it can exceed 100 %), or the whole step,
-(p−1)/(v·m + p−1), as GPipe does (always below 100 %). Both are given.
+(p−1)/(v·m + p−1), GPipe's (p−1)/(m + p−1) extended to v chunks (always below
+100 %). Both are given.
 """
 
 from __future__ import annotations
@@ -91,7 +92,10 @@ CALCULATOR = Calculator(
                     label="Idle share of the step",
                     style="percent",
                     digits=2,
-                    help="(p−1)/(v·m + p−1), the GPipe convention; always below 100 %.",
+                    help=(
+                        "(p−1)/(v·m + p−1): GPipe's (p−1)/(m + p−1), extended to v chunks; "
+                        "always below 100 %."
+                    ),
                 ),
                 Output(
                     name="efficiency",

@@ -31,8 +31,9 @@ UI: dict[str, str] = {
     ),
     # Warnings of the core.
     "super_linear": (
-        "Above 100%: super-linear scaling. Caches can cause it, "
-        "but check the single-device baseline first."
+        "Above 100%: super-linear scaling. At the same per-device batch it usually comes "
+        "from the data (each node caches its share of the dataset) or from a wrong baseline: "
+        "check the single-device measurement first."
     ),
     # States of the widget (form[data-state]).
     "static": "Example: results for the values shown.",
@@ -92,8 +93,10 @@ _FR: dict[str, str] = {
     ),
     UI["read_grouped"]: "Lu comme {value}. Pour {other}, saisissez {other}.",
     UI["super_linear"]: (
-        "Plus de 100 % : mise à l’échelle super-linéaire. Les caches peuvent l’expliquer, "
-        "mais vérifiez d’abord la mesure sur un seul accélérateur."
+        "Plus de 100\u00a0%\u00a0: mise à l’échelle superlinéaire. À lot par accélérateur égal, "
+        "elle vient en général des données (chaque nœud garde sa part du jeu de données en "
+        "cache) ou d’une référence faussée\u00a0: vérifiez d’abord la mesure sur un seul "
+        "accélérateur."
     ),
     UI["static"]: "Exemple : résultats pour les valeurs affichées.",
     UI["loading"]: "Chargement du calculateur…",
@@ -144,7 +147,7 @@ _FR: dict[str, str] = {
     "From a scaling efficiency": "À partir d’une efficacité de mise à l’échelle",
     "From a measured cluster throughput": "À partir d’un débit mesuré sur le cluster",
     "Global batch from its factors": "Lot global à partir de ses facteurs",
-    "Accumulation steps for a target batch": "Pas d’accumulation pour un lot cible",
+    "Accumulation steps for a target batch": "Pas d’accumulation pour un lot visé",
     "Bubble of a pipeline schedule": "Bulle d’un ordonnancement en pipeline",
     "Compute cluster": "Cluster de calcul",
     "Measurements": "Mesures",
@@ -220,8 +223,9 @@ _IT: dict[str, str] = {
         "Letto come {value}: il punto separa le migliaia. Se intendevi {other}, scrivi {other}."
     ),
     UI["super_linear"]: (
-        "Oltre il 100%: scalatura super-lineare. Può dipendere dalle cache, "
-        "ma verifica prima la misura su un singolo dispositivo."
+        "Oltre il 100%: scalatura super-lineare. A parità di batch per dispositivo di solito "
+        "dipende dai dati (ogni nodo tiene in cache la propria parte del dataset) o da un "
+        "riferimento sbagliato: verifica prima la misura su un singolo dispositivo."
     ),
     UI["static"]: "Esempio: risultati per i valori mostrati.",
     UI["loading"]: "Caricamento del calcolatore…",
