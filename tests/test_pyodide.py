@@ -5,18 +5,35 @@ copies ``calculator/`` and ``tests/cases.py`` into its file system, runs
 ``cases.check()`` there, and sends every case through ``calculator.web.evaluate``
 as strings. Here each reply is held to CPython's, byte for byte. A missing
 ``node`` or ``node_modules/pyodide`` fails these tests: the proof is never skipped.
+
+On top of the fixed cases, :func:`parity_requests` draws, with a fixed seed and
+from the registry's declarations alone, at least :data:`PARITY_PER_CALCULATOR`
+valid requests per calculator (every mode, values anywhere within the bounds,
+written as a script, a link or a reader of each site language would write them,
+with and without the page's notation); the script evaluates them in Pyodide and
+each reply must be CPython's, byte for byte.
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import math
+import random
 import shutil
 import subprocess
+import sys
+import tempfile
+from collections import Counter
+from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
 
+from calculator import CALCULATORS
+from calculator.notation import Notation
+from calculator.spec import Input, Mode
 from calculator.web import evaluate
 from tests import cases
 
@@ -25,7 +42,178 @@ pytestmark = pytest.mark.pyodide
 REPO = Path(__file__).resolve().parents[1]
 RUNNER = REPO / "tests" / "pyodide" / "run_cases.mjs"
 PYODIDE = REPO / "node_modules" / "pyodide"
-TIMEOUT = 120
+TIMEOUT = 600
+"""Seconds for the whole Node run: a few on an idle machine, far more on a loaded one."""
+
+HOOKS = REPO / "overrides" / "hooks"
+if str(HOOKS) not in sys.path:
+    sys.path.insert(0, str(HOOKS))
+
+from calcsite.formatting import notation  # noqa: E402 -- the site's hooks, put on the path above
+from calcsite.messages import CATALOGS  # noqa: E402
+
+PARITY_SEED = 20261201
+PARITY_PER_CALCULATOR = 1_000
+"""Valid random requests per calculator, each evaluated by CPython and by Pyodide."""
+NOTATIONS: tuple[str | None, ...] = (
+    None,
+    *(notation(language).as_json() for language in sorted(CATALOGS)),
+)
+"""No notation (a script, the CLI), and each site language's, as its pages send it."""
+
+
+@dataclass(frozen=True)
+class Parity:
+    """One random request: what the worker passes to ``evaluate``."""
+
+    id: str
+    slug: str
+    request: str
+    notation: str | None
+
+
+def _draw(rng: random.Random, spec: Input, high: float | None = None) -> int | float:
+    """A value ``spec`` accepts, at most ``high`` if given, of any magnitude."""
+    top = float(spec.maximum or 0) if high is None else min(high, float(spec.maximum or 0))
+    while True:
+        value = _whole(rng, spec, top) if spec.integer else _real(rng, spec, top)
+        if spec.accepts(value) and value <= top:
+            return value
+
+
+def _whole(rng: random.Random, spec: Input, top: float) -> int:
+    low = math.ceil(spec.minimum or 0)
+    high = max(low, math.floor(top))
+    kind = rng.random()
+    powers = [2**k for k in range(64) if low <= 2**k <= high]
+    if kind < 0.35 and powers:
+        return rng.choice(powers)  # as clusters are sized
+    if kind < 0.6:
+        return rng.randint(low, min(high, low + 100))
+    if kind < 0.9:
+        return round(math.exp(rng.uniform(math.log(max(low, 1)), math.log(max(high, 1)))))
+    return rng.randint(low, high)
+
+
+def _real(rng: random.Random, spec: Input, top: float) -> float:
+    low = float(spec.minimum or 0)
+    if rng.random() < 0.5:
+        value = rng.uniform(low, top)
+    else:
+        floor = min(max(low, top * 1e-12, 1e-9), top)
+        value = math.exp(rng.uniform(math.log(floor), math.log(top)))
+    digits = rng.choice([0, 1, 2, 3, 6, None])
+    rounded = value if digits is None else round(value, digits)
+    return rounded if spec.accepts(rounded) and rounded <= top else value
+
+
+def _valid_values(
+    rng: random.Random, slug: str, mode: Mode
+) -> dict[str, int | float | None] | None:
+    """Values within every input's bounds that the core computes, or ``None``.
+
+    A draw refused by a rule across fields is repaired from the refusal alone:
+    ``not_divisible`` asks for a multiple of its bound, ``above_maximum`` for a
+    value below it. No rule of any calculator is written here.
+    """
+    specs = {spec.name: spec for spec in mode.inputs}
+    values: dict[str, int | float | None] = {
+        name: None if spec.optional and rng.random() < 0.25 else _draw(rng, spec)
+        for name, spec in specs.items()
+    }
+    for _ in range(4):
+        given = {name: value for name, value in values.items() if value is not None}
+        reply = json.loads(evaluate(slug, json.dumps({"mode": mode.name, **given})))
+        if reply["ok"]:
+            return values
+        for error in reply["errors"]:
+            spec, bound = specs.get(error["field"]), error["bound"]
+            if spec is None or bound is None:
+                return None
+            if error["code"] == "not_divisible" and float(spec.maximum or 0) >= bound:
+                most = int(float(spec.maximum or 0) // bound)
+                factors = [k for k in (1, 2, 4) if k <= most] + [rng.randint(1, most)]
+                values[spec.name] = bound * rng.choice(factors)
+            elif error["code"] == "above_maximum":
+                values[spec.name] = _draw(rng, spec, high=bound)
+            else:
+                return None
+    return None
+
+
+def _grouped(plain: str, language: Notation, separator: str) -> str:
+    """A non-negative plain decimal with its whole part grouped (``1 234 567,5``)."""
+    whole, dot, fraction = plain.partition(".")
+    size = language.group_size
+    head = len(whole) % size or size
+    groups = [whole[:head], *(whole[i : i + size] for i in range(head, len(whole), size))]
+    return separator.join(groups) + (language.decimal + fraction if dot else "")
+
+
+def _written(rng: random.Random, value: int | float, language: Notation | None) -> object:
+    """The value as someone would send it: a JSON number, or text of several kinds."""
+    plain = str(value) if isinstance(value, int) else format(Decimal(repr(value)), "f")
+    choices: list[object] = [value, plain, repr(value)]
+    if isinstance(value, float):
+        choices.append(f"{value:e}")
+    if language is not None:
+        choices.append(language.write(plain))
+        separators = {language.group}
+        if language.group.isspace():
+            separators |= {" ", "\u00a0", "\u202f"}
+        choices.extend(_grouped(plain, language, sep) for sep in sorted(separators))
+    written = rng.choice(choices)
+    if isinstance(written, str) and rng.random() < 0.1:
+        written = f" {written} "  # pasted with spaces around
+    return written
+
+
+def _random_request(rng: random.Random, slug: str, notation_json: str | None) -> str | None:
+    """A valid request for a random mode of ``slug``, written for ``notation_json``."""
+    calculator = CALCULATORS[slug]
+    mode = rng.choice(calculator.modes)
+    values = _valid_values(rng, slug, mode)
+    if values is None:
+        return None
+    language = None if notation_json is None else Notation.from_json(notation_json)
+    body: dict[str, object] = {}
+    for name, value in values.items():
+        if value is not None:
+            body[name] = _written(rng, value, language)
+        elif rng.random() < 0.5:
+            body[name] = ""  # an optional field left empty; otherwise left out
+    if mode.name != calculator.modes[0].name or rng.random() < 0.8:
+        body["mode"] = mode.name
+    return json.dumps(body, ensure_ascii=False)
+
+
+@functools.cache
+def parity_requests() -> tuple[Parity, ...]:
+    """Valid random requests, :data:`PARITY_PER_CALCULATOR` per calculator, seeded.
+
+    Valid: CPython computes them, whatever notation they are written in (a draw
+    that cannot be repaired, see :func:`_valid_values`, is drawn again).
+    """
+    rng = random.Random(PARITY_SEED)
+    drawn: list[Parity] = []
+    for slug in CALCULATORS:
+        kept = 0
+        for attempt in range(PARITY_PER_CALCULATOR * 20):
+            notation_json = NOTATIONS[attempt % len(NOTATIONS)]
+            request = _random_request(rng, slug, notation_json)
+            if request is None or not json.loads(evaluate(slug, request, notation_json))["ok"]:
+                continue
+            drawn.append(Parity(f"{slug}/{kept:04d}", slug, request, notation_json))
+            kept += 1
+            if kept == PARITY_PER_CALCULATOR:
+                break
+    return tuple(drawn)
+
+
+def _cpython_reply(case: Parity) -> str:
+    if case.notation is None:
+        return evaluate(case.slug, case.request)
+    return evaluate(case.slug, case.request, case.notation)
 
 
 @functools.cache
@@ -36,17 +224,21 @@ def _outcome() -> dict[str, object] | str:
         return "node is not on PATH: install Node.js 20 to run the Pyodide proof"
     if not (PYODIDE / "pyodide.mjs").is_file() or not (PYODIDE / "pyodide.asm.wasm").is_file():
         return f"{PYODIDE} is missing or incomplete: run `npm ci` to install Pyodide"
-    try:
-        completed = subprocess.run(
-            [node, str(RUNNER)],
-            cwd=REPO,
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        return f"{RUNNER.name} did not finish within {TIMEOUT} s"
+    with tempfile.TemporaryDirectory() as folder:
+        parity = Path(folder) / "parity.json"
+        listing = [[case.id, case.slug, case.request, case.notation] for case in parity_requests()]
+        parity.write_text(json.dumps(listing, ensure_ascii=False), encoding="utf-8")
+        try:
+            completed = subprocess.run(
+                [node, str(RUNNER), str(parity)],
+                cwd=REPO,
+                capture_output=True,
+                text=True,
+                timeout=TIMEOUT,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            return f"{RUNNER.name} did not finish within {TIMEOUT} s"
     if completed.returncode != 0:
         return f"{RUNNER.name} exited with {completed.returncode}:\n{completed.stderr}"
     document = json.loads(completed.stdout)
@@ -104,3 +296,30 @@ def test_pyodide_computes_results_not_only_refusals() -> None:
     garbage = [json.loads(replies[case.id]) for case in cases.garbage()]
     assert any(reply["ok"] for reply in garbage)
     assert any(not reply["ok"] for reply in garbage)
+
+
+def test_parity_requests_are_seeded_valid_and_cover_every_mode_and_notation() -> None:
+    drawn = parity_requests()
+    per_calculator = Counter(case.slug for case in drawn)
+    assert per_calculator == dict.fromkeys(CALCULATORS, PARITY_PER_CALCULATOR)
+    modes = {(case.slug, json.loads(_cpython_reply(case))["mode"]) for case in drawn}
+    assert modes == {(c.slug, m.name) for c in CALCULATORS.values() for m in c.modes}
+    assert {case.notation for case in drawn} == set(NOTATIONS)
+    assert all(json.loads(_cpython_reply(case))["ok"] for case in drawn)
+    # The same seed draws the same requests: a failure can be replayed.
+    parity_requests.cache_clear()
+    assert parity_requests() == drawn
+
+
+def test_pyodide_replies_to_random_valid_requests_are_byte_identical_to_cpython() -> None:
+    replies = run_in_pyodide()["parity"]
+    assert isinstance(replies, dict)
+    expected = {case.id: _cpython_reply(case) for case in parity_requests()}
+    assert replies.keys() == expected.keys()
+    different = [
+        f"{case.id} {case.request} notation={case.notation}:\n"
+        f"  CPython {expected[case.id]}\n  Pyodide {replies[case.id]}"
+        for case in parity_requests()
+        if replies[case.id] != expected[case.id]
+    ]
+    assert different == [], f"{len(different)} replies differ:\n" + "\n".join(different[:5])

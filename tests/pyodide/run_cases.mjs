@@ -3,7 +3,14 @@
 //
 //   {"python": sys.version, "platform": sys.platform, "pyodide": version,
 //    "check": {kind: count}, "seconds": {...},
-//    "requests": {id: [slug, request]}, "replies": {id: reply}}
+//    "requests": {id: [slug, request]}, "replies": {id: reply},
+//    "parity": {id: reply}}
+//
+// "parity" holds the replies to the requests of an optional JSON file, a list
+// of [id, slug, request, notation] (notation: a JSON string, or null for none),
+// which tests/test_pyodide.py draws at random from the registry's declarations.
+// A request with a notation is evaluated as the page's worker does,
+// evaluate(slug, request, notation); one without, with two arguments.
 //
 // The repository's calculator/ package and tests/cases.py are copied into
 // Pyodide's virtual file system, so the code under test is exactly the files on
@@ -11,7 +18,7 @@
 // worker: each request goes in as a JS string and each reply comes back as one.
 // tests/test_pyodide.py compares the replies, byte for byte, with CPython's.
 //
-// Usage: node tests/pyodide/run_cases.mjs   (exit status 1 on any failure)
+// Usage: node tests/pyodide/run_cases.mjs [parity.json]   (exit status 1 on any failure)
 
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -88,6 +95,26 @@ json.dumps(
   } finally {
     evaluate.destroy();
   }
+  const evaluated = performance.now();
+
+  const parity = {};
+  const parityFile = process.argv[2];
+  if (parityFile) {
+    const listing = JSON.parse(readFileSync(parityFile, "utf-8"));
+    const evaluate = pyodide.pyimport("calculator.web").evaluate;
+    try {
+      for (const [id, slug, request, notation] of listing) {
+        const reply =
+          notation === null ? evaluate(slug, request) : evaluate(slug, request, notation);
+        if (typeof reply !== "string") {
+          throw new Error(`${id}: evaluate returned a ${typeof reply}, not a string`);
+        }
+        parity[id] = reply;
+      }
+    } finally {
+      evaluate.destroy();
+    }
+  }
   const finished = performance.now();
 
   const seconds = (from, to) => Math.round(to - from) / 1000;
@@ -100,11 +127,13 @@ json.dumps(
       seconds: {
         load: seconds(started, loaded),
         check: seconds(loaded, checked),
-        evaluate: seconds(checked, finished),
+        evaluate: seconds(checked, evaluated),
+        parity: seconds(evaluated, finished),
         total: seconds(started, finished),
       },
       requests,
       replies,
+      parity,
     }),
   );
   process.stdout.write("\n");
