@@ -14,13 +14,14 @@ from typing import Any
 from urllib.request import urlopen
 
 from calcsite.formatting import format_bound, format_output, notation
-from calcsite.messages import UI, translate
+from calcsite.messages import LANGUAGES as SITE_LANGUAGES
+from calcsite.messages import UI, translate, tree
 
 from calculator import evaluate, get, run
 from calculator.notation import localise
 from calculator.spec import Mode
 
-LANGUAGES = {"en": "", "fr": "fr/", "it": "it/"}
+LANGUAGES = {language: tree(language) for language in SITE_LANGUAGES}
 """Language of the page: path prefix of its tree."""
 
 CALCULATOR_PAGES = ("data-parallel-scaling", "effective-batch-size", "pipeline-bubble")

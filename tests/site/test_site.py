@@ -10,21 +10,22 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
 from calcsite.compile_hints import theme_bundle
+from calcsite.messages import LANGUAGES as SITE_LANGUAGES
+from calcsite.messages import tree
 
 from calculator import CALCULATORS
 
+from .conftest import ROOT
 from .html import Document
 
 SITE_PATH = "/calc/"  # the path of the SITE_URL the fixture builds with
-LANGUAGES = {"en": "", "fr": "fr/", "it": "it/"}
-PAGES = [
-    "",
-    "data-parallel-scaling/",
-    "effective-batch-size/",
-    "pipeline-bubble/",
-    "automation/",
-    "performance/",
-]
+LANGUAGES = {language: tree(language) for language in SITE_LANGUAGES}
+PAGES = sorted(
+    "" if path.stem == "index" else f"{path.stem}/"
+    for path in (ROOT / "docs").glob("*.md")
+    if "." not in path.stem  # page.fr.md and page.it.md are the same pages
+)
+"""Every page, derived from the default language's files in docs/."""
 CALCULATOR_PAGES = [slug + "/" for slug in CALCULATORS]
 
 

@@ -9,7 +9,7 @@ fails until every declared label, unit and legend is translated.
 
 from __future__ import annotations
 
-__all__ = ["CATALOGS", "UI", "translate"]
+__all__ = ["CATALOGS", "LANGUAGES", "UI", "translate", "tree"]
 
 UI: dict[str, str] = {
     # Error codes of the core, worded for a reader. {bound} is formatted for the page's language.
@@ -331,6 +331,16 @@ _IT: dict[str, str] = {
 
 CATALOGS: dict[str, dict[str, str]] = {"en": {}, "fr": _FR, "it": _IT}
 """Translations by language, keyed by the English text."""
+
+LANGUAGES: tuple[str, ...] = tuple(CATALOGS)
+"""The site's languages, the default first: the one list the tests and the
+benchmark read. The i18n plugin in ``mkdocs.yml`` lists the same languages in
+the same order, which ``tests/site/test_languages.py`` checks."""
+
+
+def tree(language: str) -> str:
+    """The path of a language's tree under the site root: ``""`` for the default, ``fr/``..."""
+    return "" if language == LANGUAGES[0] else f"{language}/"
 
 
 def translate(language: str, english: str) -> str:
