@@ -11,7 +11,7 @@ import json
 import math
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from calculator import (
@@ -211,7 +211,14 @@ def _in_bounds(spec: Input) -> st.SearchStrategy[object]:
     return typed | st.sampled_from([None, ""]) if spec.optional else typed
 
 
+EXAMPLES_PER_MODE = 10_000
+"""Examples each mode's registry-wide property draws in one run of the tests: every
+calculator has one mode or more, so each gets at least this many. Measured on 2 shared
+cores: about 30 s of CPU per mode under coverage (./dev test), 19 s without."""
+
+
 @by_mode
+@settings(max_examples=EXAMPLES_PER_MODE)
 @given(data=st.data())
 def test_any_values_within_bounds_compute_finite_outputs_or_a_cross_field_refusal(
     calculator: Calculator, mode: Mode, data: st.DataObject
