@@ -2,9 +2,9 @@
 
 Builds the site, serves it on 127.0.0.1 with gzip and GitHub Pages' caching
 headers, drives Debian's chromium, runs Lighthouse, times the build as the
-site grows, prints one table and writes ``.bench/results.json``. The exit
-status is 0 whether or not the targets hold (each is printed PASS or MISS);
-it is 1 only when the benchmark itself could not run.
+site grows, prints the Performance page's tables and writes
+``.bench/results.json``. The exit status is 0 whether or not the targets hold
+(each is printed met or not met); it is 1 only when the benchmark could not run.
 """
 
 from __future__ import annotations
@@ -25,16 +25,18 @@ from typing import Any
 
 from playwright.sync_api import sync_playwright
 
-from . import lighthouse, report
+from tests.support.chromium import CHROMIUM
+from tests.support.server import serve
+
+from . import ROOT, lighthouse, report
 from .floor import write_floor
 from .pages import CalcPage, calculator_pages, recompute_steps, shared_link
+from .published import targets
 from .scaling import build_site, scaled_build
-from .server import start
 from .sizes import engine_of, inventory
-from .stats import CONFIDENCE, median_interval
-from .timing import CHROMIUM, Target, Timer, median, percentile
+from .stats import CONFIDENCE, median, median_interval, percentile
+from .timing import Run, Target, Timer
 
-ROOT = Path(__file__).resolve().parents[1]
 OUTPUT = ROOT / ".bench"
 
 
@@ -49,21 +51,16 @@ def _version(command: list[str]) -> str:
         return "?"
 
 
-def _cpu() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "?"
-
-
 def _machine() -> dict[str, Any]:
+    try:
+        info = Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines()
+    except OSError:
+        info = []
+    models = [line.split(":", 1)[1].strip() for line in info if line.startswith("model name")]
     return {
         "date": datetime.date.today().isoformat(),
         "cores": os.cpu_count(),
-        "cpu": _cpu(),
+        "cpu": next(iter(models), platform.processor() or "?"),
         "load_average_before": round(os.getloadavg()[0], 2),
         "python": platform.python_version(),
         "chromium": _version([CHROMIUM, "--version"]),
@@ -73,13 +70,8 @@ def _machine() -> dict[str, Any]:
 
 def _calc_target(page: CalcPage) -> Target:
     query, texts = shared_link(page.main)
-    return Target(
-        name=page.path,
-        path=f"{page.path}?{query}",
-        ready=f'{page.main.selector}[data-state="ready"]',
-        outputs="output[data-output]",
-        texts=texts,
-    )
+    ready = f'{page.main.selector}[data-state="ready"]'
+    return Target(page.path, f"{page.path}?{query}", ready, "output[data-output]", texts)
 
 
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
@@ -145,41 +137,31 @@ def main(argv: list[str] | None = None) -> int:
     english = [page for page in pages if page.language == "en"]
     first_html = (site / pages[0].path / "index.html").read_text(encoding="utf-8")
     engine = engine_of(first_html, "/" + pages[0].path)
-    pyodide_mjs = engine.folders[0].lstrip("/") + "pyodide.mjs"
-    floor = Target(
-        name="floor",
-        path=write_floor(site, pyodide_mjs),
-        ready='body[data-state="ready"]',
-        outputs="output",
-        texts=("2",),
-    )
+    floor_path = write_floor(site, engine.folders[0].lstrip("/") + "pyodide.mjs")
+    floor = Target("floor", floor_path, 'body[data-state="ready"]', "output", ("2",))
     results["pages"] = {page.path: {"prerendered": page.prerendered()} for page in pages}
 
-    server = start(site)
-    try:
-        with sync_playwright() as playwright:
-            timer = Timer(playwright, server)
-            # A first visit of each page: what it downloads (which also warms the
-            # server's gzip cache, as a CDN's would be).
-            for page in pages:
-                _log(f"inventory {page.path}")
-                html = (site / page.path / "index.html").read_text(encoding="utf-8")
-                run = timer.cold(_calc_target(page))
-                found = inventory(site, "/", run.requests, engine_of(html, "/" + page.path))
-                results["pages"][page.path]["bytes"] = {
-                    "before": {kind: asdict(size) for kind, size in found.before.items()},
-                    "page": asdict(found.page),
-                    "everything_before": asdict(found.everything_before),
-                    "engine": {name: asdict(size) for name, size in found.engine.items()},
-                    "engine_total": asdict(found.engine_total),
-                    "missing": found.missing,
-                    "requests": run.requests,
-                }
-            if "timing" not in skip:
-                results["first_live"] = _first_live(timer, floor, english, runs)
-                results["recompute"] = _recompute(timer, english, changes)
-    finally:
-        server.stop()
+    with serve(site) as server, sync_playwright() as playwright:
+        timer = Timer(playwright, server)
+        # A first visit of each page: what it downloads (which also warms the
+        # server's gzip cache, as a CDN's would be).
+        for page in pages:
+            _log(f"inventory {page.path}")
+            html = (site / page.path / "index.html").read_text(encoding="utf-8")
+            run = timer.cold(_calc_target(page))
+            found = inventory(site, "/", run.requests, engine_of(html, "/" + page.path))
+            results["pages"][page.path]["bytes"] = {
+                "before": {kind: asdict(size) for kind, size in found.before.items()},
+                "page": asdict(found.page),
+                "everything_before": asdict(found.everything_before),
+                "engine": {name: asdict(size) for name, size in found.engine.items()},
+                "engine_total": asdict(found.engine_total),
+                "missing": found.missing,
+                "requests": run.requests,
+            }
+        if "timing" not in skip:
+            results["first_live"] = _first_live(timer, floor, english, runs)
+            results["recompute"] = _recompute(timer, english, changes)
 
     if "lighthouse" not in skip:
         results["lighthouse"] = _lighthouse(
@@ -197,7 +179,10 @@ def main(argv: list[str] | None = None) -> int:
 
     results["machine"]["load_average_after"] = round(os.getloadavg()[0], 2)
     results["seconds"] = round(time.perf_counter() - started, 1)
-    results["targets"] = report.targets(results)
+    results["targets"] = [
+        {"target": target, "measured": measured, "pass": holds}
+        for target, measured, holds in targets(results)
+    ]
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(results, indent=2, ensure_ascii=False), encoding="utf-8")
     print(report.table(results))
@@ -207,83 +192,70 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _first_live(timer: Timer, floor: Target, pages: list[CalcPage], runs: int) -> dict[str, Any]:
-    """Cold and warm visits of the floor and each page, interleaved run by run.
+    """Cold, then warm, visits of the floor and each page, round by round.
 
-    The ratio of a page to the floor is the median of its per-round ratios.
+    A round visits every target back to back, in the reverse order every other
+    round so that no page always follows the same one (a browser exiting, a file
+    cache just filled). A page's ratio to the floor is the median of its
+    per-round ratios: each compares the two under the same load, which is
+    steadier on a shared machine than a ratio of medians.
     """
     targets = [floor, *(_calc_target(page) for page in pages)]
-    cold: dict[str, list[Any]] = {t.name: [] for t in targets}
-    warm: dict[str, list[Any]] = {t.name: [] for t in targets}
-    for index in range(runs):
-        for target in _round(targets, index):
-            _log(f"cold {index + 1}/{runs} {target.name}")
-            cold[target.name].append(timer.cold(target))
-    profiles = {}
+    visits: dict[str, dict[str, list[Run]]] = {"cold": {}, "warm": {}}
+    profiles: dict[str, Path] = {}
     try:
-        for target in targets:
-            _log(f"priming {target.name}")
-            profiles[target.name] = timer.primed(target)
-        for index in range(runs):
-            for target in _round(targets, index):
-                _log(f"warm {index + 1}/{runs} {target.name}")
-                warm[target.name].append(timer.visit(profiles[target.name], target))
+        for visit, by_target in visits.items():
+            for target in targets if visit == "warm" else ():
+                _log(f"priming {target.name}")
+                profiles[target.name] = timer.primed(target)
+            for index in range(runs):
+                for target in targets if index % 2 == 0 else targets[::-1]:
+                    _log(f"{visit} {index + 1}/{runs} {target.name}")
+                    folder = profiles.get(target.name)
+                    run = timer.cold(target) if folder is None else timer.visit(folder, target)
+                    by_target.setdefault(target.name, []).append(run)
     finally:
         for folder in profiles.values():
             shutil.rmtree(folder, ignore_errors=True)
     out: dict[str, Any] = {}
     for target in targets:
-        entry: dict[str, Any] = {"url": target.path}
-        for label, visits in (("cold", cold[target.name]), ("warm", warm[target.name])):
-            entry[label] = [round(v.live_ms, 1) for v in visits]
-            entry[f"{label}_median"] = round(median([v.live_ms for v in visits]), 1)
-            entry[f"{label}_fcp_median"] = round(
-                median([v.fcp_ms for v in visits if v.fcp_ms is not None]), 1
-            )
+        entry = out[target.name] = {"url": target.path}
+        for visit, by_target in visits.items():
+            mine, base = by_target[target.name], by_target[floor.name]
+            live = [v.live_ms for v in mine]
+            entry[visit] = [round(ms, 1) for ms in live]
+            entry[f"{visit}_median"] = round(median(live), 1)
+            paints = [v.fcp_ms for v in mine if v.fcp_ms is not None]
+            entry[f"{visit}_fcp_median"] = round(median(paints), 1)
             # Where the time goes: until the worker exists, its runtime's boot,
             # then the rest (wheel, core import, first compute, DOM).
-            phases = [
+            marks = [
                 (v.marks["bench:worker"], v.marks["bench:runtime"], v.live_ms)
-                for v in visits
-                if "bench:worker" in v.marks and "bench:runtime" in v.marks
+                for v in mine
+                if {"bench:worker", "bench:runtime"} <= v.marks.keys()
             ]
-            if phases:
-                entry[f"{label}_phases"] = {
-                    "worker_start": round(median([w for w, _, _ in phases]), 1),
-                    "runtime_boot": round(median([r - w for w, r, _ in phases]), 1),
-                    "after_boot": round(median([end - r for _, r, end in phases]), 1),
+            if marks:
+                entry[f"{visit}_phases"] = {
+                    "worker_start": round(median([w for w, _, _ in marks]), 1),
+                    "runtime_boot": round(median([r - w for w, r, _ in marks]), 1),
+                    "after_boot": round(median([end - r for _, r, end in marks]), 1),
                 }
-        entry["warm_bytes_from_server"] = [v.bytes_sent for v in warm[target.name]]
-        entry["warm_requests"] = sorted({p for v in warm[target.name] for p in v.requests})
-        out[target.name] = entry
-    for target in targets[1:]:
-        for label, by_target in (("cold", cold), ("warm", warm)):
-            # Each round visits the floor and the page back to back, so a
-            # round's ratio compares them under the same load; the median of
-            # those is steadier than a ratio of medians on a shared machine.
-            ratios = [
-                visit.live_ms / base.live_ms
-                for visit, base in zip(by_target[target.name], by_target[floor.name], strict=True)
-            ]
-            out[target.name][f"{label}_ratios"] = [round(r, 3) for r in ratios]
-            out[target.name][f"{label}_ratio"] = round(median(ratios), 3)
-            # How far that median can be trusted, from the spread of the rounds.
-            interval = median_interval(ratios, CONFIDENCE)
-            out[target.name][f"{label}_ratio_interval"] = [round(end, 3) for end in interval]
-            # Fastest against fastest: load only ever adds time, so this is the
-            # overhead the page carries with the least interference.
-            fastest = min(v.live_ms for v in by_target[target.name])
-            out[target.name][f"{label}_ratio_fastest"] = round(
-                fastest / min(v.live_ms for v in by_target[floor.name]), 3
-            )
+            if target is not floor:
+                ratios = [v.live_ms / b.live_ms for v, b in zip(mine, base, strict=True)]
+                entry[f"{visit}_ratios"] = [round(r, 3) for r in ratios]
+                entry[f"{visit}_ratio"] = round(median(ratios), 3)
+                # How far that median can be trusted, from the spread of the rounds.
+                interval = median_interval(ratios, CONFIDENCE)
+                entry[f"{visit}_ratio_interval"] = [round(end, 3) for end in interval]
+                # Load only ever adds time: the fastest visit against the fastest
+                # floor is the overhead with the least interference.
+                fastest = min(live) / min(b.live_ms for b in base)
+                entry[f"{visit}_ratio_fastest"] = round(fastest, 3)
+        entry["warm_bytes_from_server"] = [v.bytes_sent for v in visits["warm"][target.name]]
+        entry["warm_requests"] = sorted(
+            {p for v in visits["warm"][target.name] for p in v.requests}
+        )
     return out
-
-
-def _round(targets: list[Target], index: int) -> list[Target]:
-    """The visiting order of round ``index``: reversed every other round.
-
-    So no page always follows the same one (a browser exiting, a file cache just filled).
-    """
-    return targets if index % 2 == 0 else targets[::-1]
 
 
 def _recompute(timer: Timer, pages: list[CalcPage], changes: int) -> dict[str, Any]:
@@ -320,24 +292,19 @@ def _lighthouse(
     runs += [(floor, "control: floor"), ("", "control: no calculator")]
     found = []
     shutil.rmtree(OUTPUT / "lighthouse", ignore_errors=True)  # no report of an older run stays
-    server = start(site)
-    try:
+    with serve(site) as server:
         for path, role in runs:
             _log(f"lighthouse /{path}")
-            name = path.strip("/").replace("/", "_") or "home"
-            folder = OUTPUT / "lighthouse" / name
+            folder = OUTPUT / "lighthouse" / (path.strip("/").replace("/", "_") or "home")
             reports = [
                 lighthouse.run(
-                    server.url(path),
-                    keep=folder / f"run-{i + 1}.json",
-                    render_document=render_document,
+                    server.url(path), folder / f"run-{i + 1}.json", render_document=render_document
                 )
                 for i in range(repeats)
             ]
-            result = lighthouse.median_run(reports)
-            found.append({**asdict(result), "page": path or "/", "role": role})
-    finally:
-        server.stop()
+            found.append(
+                {**asdict(lighthouse.median_run(reports)), "page": path or "/", "role": role}
+            )
     return found
 
 

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["FOLDER", "write_floor"]
-
 FOLDER = "bench-floor"
 
 _HTML = """<!doctype html>
@@ -65,10 +63,7 @@ self.addEventListener("message", async ({ data }) => {
 def write_floor(site: Path, pyodide_mjs: str) -> str:
     """Write the floor page into ``site``; return its path relative to the site root.
 
-    Args:
-        site: The built site.
-        pyodide_mjs: ``pyodide.mjs`` relative to the site root, as the
-            calculators import it (``assets/pyodide/<version>/pyodide.mjs``).
+    ``pyodide_mjs`` is relative to the site root too, as the calculators import it.
     """
     folder = site / FOLDER
     folder.mkdir(exist_ok=True)

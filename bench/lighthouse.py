@@ -1,13 +1,10 @@
 """Lighthouse (npm, pinned in package-lock.json) on Debian's chromium, mobile.
 
 Each run is a fresh chromium profile launched by Lighthouse itself, with its
-default mobile emulation and simulated throttling. What comes back: the four
-category scores (0–100), the metrics behind the performance score, and for
-any category under 100 the audits that cost it points.
-
-One run's performance score moves by several points from run to run on a
-shared machine, so a page is run several times and the median run is kept,
-as Lighthouse's own guidance on variability recommends.
+default mobile emulation and simulated throttling: the four category scores,
+the metrics behind the performance score, and the audits that cost points.
+A score moves by several points between runs on a shared machine, so a page
+is run several times and the median run is kept, as Lighthouse advises.
 
 Lighthouse starts chromium through chrome-launcher, whose default flags turn
 off chromium's RenderDocument, a workaround for automation bugs that
@@ -28,35 +25,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .timing import CHROMIUM
+from tests.support.chromium import CHROMIUM
 
-__all__ = [
-    "CATEGORIES",
-    "HELD_PAINT_MS",
-    "OBSERVED_FCP",
-    "RENDER_DOCUMENT",
-    "Report",
-    "blocking_by_source",
-    "chrome_flags",
-    "disables_render_document",
-    "launcher_flags",
-    "median_run",
-    "read_report",
-    "run",
-    "versions",
-]
+from . import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 CLI = ROOT / "node_modules" / "lighthouse" / "cli" / "index.js"
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
-METRICS = (
-    "first-contentful-paint",
-    "largest-contentful-paint",
-    "speed-index",
-    "total-blocking-time",
-    "cumulative-layout-shift",
-    "total-byte-weight",
-)
+METRICS: tuple[str, ...] = ("first-contentful-paint", "largest-contentful-paint", "speed-index")
+METRICS += ("total-blocking-time", "cumulative-layout-shift", "total-byte-weight")
 OBSERVED_FCP = "observed-first-contentful-paint"
 # A first paint seen later than this was held back by chromium: held ones come at
 # about 1.2 s, the others at 0.1 to 0.4 s (Lighthouse's launcher turns off
@@ -83,13 +59,9 @@ class Report:
     """By category: ``audit-id (display value)`` of every weighted audit under 1."""
     error: str | None = None
     benchmark_index: float | None = None
-    """Lighthouse's measure of the host CPU at the time of the run (``environment.benchmarkIndex``).
-
-    Its mobile preset slows the CPU 4× in simulation assuming a desktop of
-    1500–2000; on a shared machine this varies from run to run, and the
-    performance score with it."""
+    """Lighthouse's measure of the host CPU during the run (its mobile preset assumes 1500–2000)."""
     runs: list[int] = field(default_factory=list)
-    """Performance scores of every run of the page, in order, when several were made."""
+    """Performance scores of every run of the page, in order."""
     paints: list[float | None] = field(default_factory=list)
     """The first paint seen (``OBSERVED_FCP``) in every run of the page, in order."""
     blocking: dict[str, float] = field(default_factory=dict)
@@ -100,6 +72,11 @@ class Report:
 
 def _without_query(url: str) -> str:
     return url.split("?", 1)[0]
+
+
+def _timings(audits: dict[str, Any]) -> dict[str, Any]:
+    """The ``metrics`` audit's timings: of the simulated load, and of the one observed."""
+    return dict((audits.get("metrics", {}).get("details", {}).get("items") or [{}])[0])
 
 
 def blocking_by_source(data: dict[str, Any]) -> dict[str, float]:
@@ -114,8 +91,8 @@ def blocking_by_source(data: dict[str, Any]) -> dict[str, float]:
     milliseconds of the reported TBT, which Lighthouse rounds per run.
     """
     audits = data.get("audits", {})
-    metrics = (audits.get("metrics", {}).get("details", {}).get("items") or [{}])[0]
-    start, end = metrics.get("firstContentfulPaint"), metrics.get("interactive")
+    timings = _timings(audits)
+    start, end = timings.get("firstContentfulPaint"), timings.get("interactive")
     if start is None or end is None:
         return {}
     page = _without_query(str(data.get("finalDisplayedUrl") or data.get("requestedUrl") or ""))
@@ -157,7 +134,7 @@ def read_report(url: str, data: dict[str, Any]) -> Report:
     }
     # The first paint as it happened in the unthrottled load that the metrics
     # above are simulated from: when chromium holds it back, LCP grows.
-    observed = (audits.get("metrics", {}).get("details", {}).get("items") or [{}])[0]
+    observed = _timings(audits)
     if observed.get("observedFirstContentfulPaint") is not None:
         metrics[OBSERVED_FCP] = float(observed["observedFirstContentfulPaint"])
     index = data.get("environment", {}).get("benchmarkIndex")
@@ -172,14 +149,10 @@ def read_report(url: str, data: dict[str, Any]) -> Report:
 
 
 def median_run(reports: list[Report]) -> Report:
-    """Return the run with the median performance score, listing every run's score.
+    """The run with the median performance score, with every run's score, paint and blocking.
 
-    Failed runs are never the median unless every run failed. With an even
-    number of runs, the lower of the two middle ones is kept: no run is
-    averaged, so every number shown comes from one real run.
-
-    Raises:
-        ValueError: If ``reports`` is empty.
+    A failed run is the median only if every run failed. Of two middle runs the
+    lower is kept: no run is averaged, so every number shown is one real run's.
     """
     if not reports:
         raise ValueError("no Lighthouse run to choose from")
@@ -196,13 +169,9 @@ def median_run(reports: list[Report]) -> Report:
 def _launcher() -> tuple[str, list[str]]:
     """Version and default chromium flags of the chrome-launcher that Lighthouse loads.
 
-    Asked of chrome-launcher itself (``Launcher.defaultFlags()``) rather than
-    copied here, so that an update of the lock file cannot leave a stale list;
-    the package is resolved from Lighthouse's CLI, as Lighthouse resolves it,
-    so a copy nested under Lighthouse would be the one asked.
-
-    Raises:
-        RuntimeError: If node cannot load chrome-launcher (``npm ci`` not run).
+    Asked of chrome-launcher itself (``Launcher.defaultFlags()``), resolved from
+    Lighthouse's CLI as Lighthouse resolves it, so that an update of the lock
+    file cannot leave a stale copy here. A RuntimeError if node cannot load it.
     """
     script = (
         "import {createRequire} from 'node:module';"
@@ -212,13 +181,8 @@ def _launcher() -> tuple[str, list[str]]:
         "const {Launcher} = await import(pathToFileURL(require.resolve('chrome-launcher')).href);"
         "console.log(JSON.stringify([version, Launcher.defaultFlags()]));"
     )
-    done = subprocess.run(
-        ["node", "--input-type=module", "-e", script, str(CLI)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    command = ["node", "--input-type=module", "-e", script, str(CLI)]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise RuntimeError(f"chrome-launcher could not be read: {done.stderr.strip()}")
     version, flags = json.loads(done.stdout)
@@ -242,10 +206,8 @@ def disables_render_document(flags: list[str]) -> bool:
 def chrome_flags(defaults: list[str], render_document: bool) -> list[str]:
     """The chromium flags of one Lighthouse run, given chrome-launcher's ``defaults``.
 
-    Without ``render_document`` this is only the benchmark's own flags: the
-    launcher adds its defaults. With it, the run ignores the launcher's
-    defaults and passes them itself, less ``RenderDocument`` in the list of
-    disabled features, so that nothing else changes.
+    Without ``render_document``, the benchmark's own: the launcher adds its
+    defaults. With it, the defaults less ``RenderDocument``, and nothing else changes.
     """
     own = CHROME_FLAGS.split()
     if not render_document:
@@ -272,10 +234,7 @@ def versions() -> dict[str, str]:
 
 
 def run(
-    url: str,
-    keep: Path | None = None,
-    timeout: float = 240,
-    render_document: bool = False,
+    url: str, keep: Path | None = None, timeout: float = 240, render_document: bool = False
 ) -> Report:
     """Run Lighthouse once on ``url``; keep its JSON report at ``keep`` if given.
 
@@ -285,15 +244,9 @@ def run(
     defaults = launcher_flags() if render_document else []
     with tempfile.TemporaryDirectory(prefix="bench-lighthouse-") as folder:
         output = Path(folder) / "report.json"
-        command = [
-            "node",
-            str(CLI),
-            url,
-            "--output=json",
-            f"--output-path={output}",
-            "--quiet",
-            f"--chrome-flags={' '.join(chrome_flags(defaults, render_document))}",
-        ]
+        flags = " ".join(chrome_flags(defaults, render_document))
+        command = ["node", str(CLI), url, "--output=json", f"--output-path={output}", "--quiet"]
+        command.append(f"--chrome-flags={flags}")
         if render_document:
             command.append("--chrome-ignore-default-flags")
         env = {**os.environ, "CHROME_PATH": CHROMIUM}

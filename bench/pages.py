@@ -1,29 +1,21 @@
 """The calculator pages of a built site, and what each one must show.
 
 A calculator page is any page with a ``form.calc``; its first form in the
-default mode is the one a shared link fills. The expected texts come from the
-core (:func:`calculator.run`) formatted as the build formats them
-(``calcsite.formatting``), so the benchmark waits for the right numbers, not
-merely for a change.
+default mode is the one a shared link fills. The expected texts are the core's
+results as the build formats them, so the benchmark waits for the right
+numbers, not merely for a change.
 """
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urlencode
 
+from calcsite.formatting import format_output
+
 from calculator import InvalidInputs, Mode, get, run
-
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT / "overrides" / "hooks") not in sys.path:
-    sys.path.insert(0, str(ROOT / "overrides" / "hooks"))
-
-from calcsite.formatting import format_output  # noqa: E402 -- needs the path above
-
-__all__ = ["CalcPage", "Form", "Step", "calculator_pages", "recompute_steps", "shared_link"]
 
 
 @dataclass(frozen=True)

@@ -1,16 +1,16 @@
-"""The Performance page's result tables, rendered from a benchmark run's ``results.json``.
+"""The Performance page's tables, rendered from a benchmark run in the page's language.
 
-``python -m bench.published [RESULTS]`` (``./dev publish``) copies a run's
-results to ``docs/assets/bench/results.json``, where readers can download every
-single measurement, and rewrites the seven result tables of
-``docs/performance.md`` and its translations from them. Each table sits between
-``<!-- bench:NAME -->`` and ``<!-- /bench:NAME -->``; the prose around the
-tables, which comments on the numbers, stays the author's. A test renders the
-tables again from the published JSON and compares them with the pages, so a
-table cannot drift from the run it claims to show.
+The page places each table with ``<!-- md:bench NAME -->`` on a line of its own
+(``NAME`` is one of :data:`TABLES`). At build time the MkDocs hook
+``overrides/hooks/performance.py`` hands the page's Markdown to :func:`expand`,
+which renders the tables from the published run, ``docs/assets/bench/results.json``.
+``python -m bench`` prints the same tables, in English. Numbers go through the
+calculator pages' own formatter (``calcsite.formatting``: CLDR data from Babel).
 
-Numbers are formatted with Babel's CLDR data for each language, as the
-calculators' pre-rendered results are.
+``python -m bench.published [RESULTS]`` (``./dev publish``) copies a run
+(default ``.bench/results.json``) to the published file. A run that lacks a
+table's measurements, or has fewer than :data:`MIN_VISITS` visits per page (a
+``--quick`` run), is refused, there and again by the build.
 """
 
 from __future__ import annotations
@@ -19,66 +19,52 @@ import json
 import re
 import shutil
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from babel.numbers import format_decimal
+from calcsite.formatting import format_bound, format_output
 
-__all__ = [
-    "LANGUAGES",
-    "MIN_VISITS",
-    "PUBLISHED",
-    "TABLES",
-    "PublishError",
-    "main",
-    "page_path",
-    "publish",
-    "render",
-    "rewrite",
-]
+from calculator import Output
+from calculator.spec import Style
 
-ROOT = Path(__file__).resolve().parents[1]
+from . import ROOT
+from .lighthouse import CATEGORIES, OBSERVED_FCP
+
 DOCS = ROOT / "docs"
 PUBLISHED = Path("assets") / "bench" / "results.json"
 """Where the run shown on the Performance page is published, relative to the docs."""
-
 LANGUAGES = ("en", "fr", "it")
-TABLES = ("bytes", "engine", "first-live", "phases", "recompute", "lighthouse", "build")
-"""The tables' names, in the order in which the page shows them."""
+TABLES = ("targets", "bytes", "engine", "first-live", "phases", "recompute", "lighthouse", "build")
+MIN_VISITS = 5
+"""A first-live time on the page is a median of at least five visits (``--quick`` makes 3)."""
+_REQUIRED = ("first_live", "recompute", "lighthouse", "scaling")
+"""What a run made with ``--skip`` lacks."""
 
-_UNIT_SPACE = {"en": " ", "fr": "\u00a0", "it": " "}
-"""French typography keeps a number and its unit together."""
-
-_WORDS: dict[str, dict[str, str]] = {
-    "en": {
-        "floor": "floor (bare Pyodide)",
-        "control floor": "floor",
-        "control home": "home, no calculator",
-        "cold": "cold",
-        "warm": "warm",
-        "total": "total",
-    },
-    "fr": {
-        "floor": "plancher (Pyodide seul)",
-        "control floor": "plancher",
-        "control home": "accueil, sans calculateur",
-        "cold": "à froid",
-        "warm": "à chaud",
-        "total": "total",
-    },
-    "it": {
-        "floor": "limite (solo Pyodide)",
-        "control floor": "limite",
-        "control home": "home, senza calcolatore",
-        "cold": "a freddo",
-        "warm": "a caldo",
-        "total": "totale",
-    },
+LIMITS = {
+    "first_live_ratio": 1.15,
+    "recompute_p95_ms": 16.0,
+    "page_gzip_bytes": 100_000,
+    "engine_gzip_bytes": 6_500_000,
+    "scaling_growth": 1.25,
 }
+"""The targets: the ratio to the floor, one frame, 100 kB and 6.5 MB (decimal units), and how
+much the build time per page may grow from the cheapest smaller build to the largest."""
+ENGINE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+"""The runtime's files; with the worker and the core's wheel, all that a page may fetch."""
 
-_HEADERS: dict[str, dict[str, str]] = {
+_DIRECTIVE = re.compile(r"^<!-- md:bench (\S+) -->$", re.MULTILINE)
+_NBSP, _NNBSP = "\u00a0", "\u202f"
+
+_HEADERS = {
     "en": {
+        "targets": "Target | Measured | Status",
         "bytes": "Page | HTML | CSS | JS | HTML + CSS + JS | Other",
         "engine": "File | Raw | gzip",
         "first-live": "Page | Cold | ÷ floor | Warm | ÷ floor | First paint (cold)",
@@ -89,6 +75,7 @@ _HEADERS: dict[str, dict[str, str]] = {
         "build": "Pages × | Pages built | Build | Per page",
     },
     "fr": {
+        "targets": "Objectif | Mesure | Bilan",
         "bytes": "Page | HTML | CSS | JS | HTML + CSS + JS | Autres",
         "engine": "Fichier | Brut | gzip",
         "first-live": "Page | À froid | ÷ plancher | À chaud | ÷ plancher"
@@ -100,6 +87,7 @@ _HEADERS: dict[str, dict[str, str]] = {
         "build": "Pages × | Pages construites | Build | Par page",
     },
     "it": {
+        "targets": "Obiettivo | Misura | Esito",
         "bytes": "Pagina | HTML | CSS | JS | HTML + CSS + JS | Altro",
         "engine": "File | Grezzo | gzip",
         "first-live": "Pagina | A freddo | ÷ limite | A caldo | ÷ limite"
@@ -113,54 +101,213 @@ _HEADERS: dict[str, dict[str, str]] = {
 }
 """Each table's header row, its cells separated as Markdown separates them."""
 
+_WORDS = {
+    "en": {
+        "floor": "floor (bare Pyodide)",
+        "control: floor": "floor",
+        "control: no calculator": "home, no calculator",
+        "cold": "cold",
+        "warm": "warm",
+        "total": "total",
+        "met": "met",
+        "not met": "not met",
+        "range": "{low} to {high}",
+        "pages": "{count} of {total} pages",
+        "lowest": "{pages}; the lowest: {scores}",
+        "requests": "requests that reached the server: {count}",
+        "engine only": "the runtime, the wheel and the worker only",
+        "prerendered": "Example results in the initial HTML, shown with the first paint",
+        "first live": "First live result, {visit}: at most {limit} the floor",
+        "cache": "Warm visits served by the HTTP cache, WebAssembly included",
+        "recompute": "Recompute within a frame: p95 at most {limit}",
+        "lighthouse": "Lighthouse 100 in all four categories on every calculator page",
+        "page": "Before the engine: at most {limit} gzip per page",
+        "engine": "The engine: at most {limit} gzip",
+        "nothing else": "Nothing else downloaded: no package, no micropip, no missing file",
+        "scaling": "Build time per page flat: at most {limit} that of the cheapest smaller build",
+    },
+    "fr": {
+        "floor": "plancher (Pyodide seul)",
+        "control: floor": "plancher",
+        "control: no calculator": "accueil, sans calculateur",
+        "cold": "à froid",
+        "warm": "à chaud",
+        "total": "total",
+        "met": "atteint",
+        "not met": "non atteint",
+        "range": "de {low} à {high}",
+        "pages": "{count} pages sur {total}",
+        "lowest": f"{{pages}}{_NNBSP}; la plus basse{_NBSP}: {{scores}}",
+        "requests": f"requêtes parvenues au serveur{_NBSP}: {{count}}",
+        "engine only": "l’environnement, la wheel et le worker seulement",
+        "prerendered": "Résultats de l’exemple dans le HTML initial, affichés dès le premier rendu",
+        "first live": f"Premier résultat vivant {{visit}}{_NBSP}: au plus {{limit}} le plancher",
+        "cache": "Visites à chaud servies par le cache HTTP, WebAssembly compris",
+        "recompute": f"Recalcul en une image{_NBSP}: p95 d’au plus {{limit}}",
+        "lighthouse": "Lighthouse à 100 dans les quatre catégories sur chaque page de calcul",
+        "page": f"Avant le moteur{_NBSP}: au plus {{limit}} avec gzip par page",
+        "engine": f"Le moteur{_NBSP}: au plus {{limit}} avec gzip",
+        "nothing else": f"Rien d’autre de téléchargé{_NBSP}: ni paquet, ni micropip, ni fichier"
+        " manquant",
+        "scaling": f"Durée du build par page stable{_NBSP}: au plus {{limit}} celle du plus"
+        " économe des builds plus petits",
+    },
+    "it": {
+        "floor": "limite (solo Pyodide)",
+        "control: floor": "limite",
+        "control: no calculator": "home, senza calcolatore",
+        "cold": "a freddo",
+        "warm": "a caldo",
+        "total": "totale",
+        "met": "raggiunto",
+        "not met": "non raggiunto",
+        "range": "da {low} a {high}",
+        "pages": "{count} pagine su {total}",
+        "lowest": "{pages}; la più bassa: {scores}",
+        "requests": "richieste arrivate al server: {count}",
+        "engine only": "solo runtime, wheel e worker",
+        "prerendered": "Risultati dell’esempio nell’HTML iniziale, visibili dal primo rendering",
+        "first live": "Primo risultato attivo {visit}: al massimo {limit} il limite",
+        "cache": "Visite a caldo servite dalla cache HTTP, WebAssembly compreso",
+        "recompute": "Ricalcolo entro un frame: p95 al massimo {limit}",
+        "lighthouse": "Lighthouse a 100 in tutte e quattro le categorie su ogni pagina di calcolo",
+        "page": "Prima del motore: al massimo {limit} con gzip per pagina",
+        "engine": "Il motore: al massimo {limit} con gzip",
+        "nothing else": "Nient’altro scaricato: nessun pacchetto, niente micropip, nessun file"
+        " mancante",
+        "scaling": "Tempo di build per pagina costante: al massimo {limit} quello della build"
+        " più piccola più economica",
+    },
+}
+_UNITS = {"fr": {"kB": "ko", "MB": "Mo"}}
+"""Units that a language writes its own way; the others are the same in every language."""
+
 
 class PublishError(ValueError):
-    """A results file or a page cannot be published: a table or a measurement is missing."""
+    """A run cannot be published or shown: it lacks a measurement, or is a ``--quick`` run."""
 
 
-class _Format:
-    """Numbers and units in one language, with Babel's CLDR patterns."""
+def _output(digits: int, style: Style = "number") -> Output:
+    return Output(name="bench", label="bench", style=style, digits=digits)
+
+
+_NUMBER = {digits: _output(digits) for digits in range(3)}
+_RATIO = _output(2, "multiplier")
+
+
+class Numbers:
+    """Numbers and units in ``language``, as the calculator pages write them.
+
+    The formatter drops trailing zeros (``1.2×``, ``54 kB``), as a calculator's results do.
+    """
 
     def __init__(self, language: str) -> None:
+        if language not in LANGUAGES:
+            raise PublishError(f"no tables in {language!r}; languages: {', '.join(LANGUAGES)}")
         self.language = language
-        self.space = _UNIT_SPACE[language]
+        self.words = _WORDS[language]
 
     def number(self, value: float, digits: int = 1) -> str:
-        pattern = "#,##0" + ("." + "0" * digits if digits else "")
-        return str(format_decimal(round(value, digits), format=pattern, locale=self.language))
+        """A number with at most ``digits`` decimals."""
+        return format_output(_NUMBER[digits], value, self.language)
+
+    def count(self, value: float) -> str:
+        """A whole number."""
+        return format_bound(round(value), self.language)
+
+    def unit(self, value: float, unit: str, digits: int = 1) -> str:
+        """A number and its unit, kept together."""
+        shown = _UNITS.get(self.language, {}).get(unit, unit)
+        return f"{self.number(value, digits)}{_NBSP}{shown}"
 
     def kb(self, size: float) -> str:
-        return f"{self.number(size / 1000)}{self.space}kB"
+        """Bytes in kilobytes."""
+        return self.unit(size / 1000, "kB")
 
     def mb(self, size: float) -> str:
-        return f"{self.number(size / 1_000_000, 2)}{self.space}MB"
+        """Bytes in megabytes."""
+        return self.unit(size / 1_000_000, "MB", 2)
 
     def ms(self, value: float) -> str:
-        # Three significant figures or so: 1,218 ms, 213 ms, 94.3 ms, 0.2 ms.
-        return f"{self.number(value, 0 if value >= 100 else 1)}{self.space}ms"
-
-    def seconds(self, value_ms: float) -> str:
-        return f"{self.number(value_ms / 1000)}{self.space}s"
+        """Three significant figures or so: 1,218 ms, 213 ms, 94.3 ms, 0.2 ms."""
+        return self.unit(value, "ms", 0 if value >= 100 else 1)
 
     def ratio(self, value: float) -> str:
-        return f"{self.number(value, 2)}×"
+        """A ratio, with its sign: ``1.15×``."""
+        return format_output(_RATIO, value, self.language)
 
-
-def _row(cells: Sequence[str]) -> str:
-    return "| " + " | ".join(cells) + " |"
-
-
-def _table(header: str, rows: list[list[str]]) -> str:
-    cells = header.split(" | ")
-    lines = [_row(cells), "|" + "---|" * len(cells)]
-    return "\n".join(lines + [_row(cells) for cells in rows])
+    def range(self, shown: list[str]) -> str:
+        """The smallest and largest of values already shown in order, or the one value."""
+        low, high = shown[0], shown[-1]
+        return low if low == high else self.words["range"].format(low=low, high=high)
 
 
 def _code(text: str) -> str:
     return f"`{text}`"
 
 
-def _bytes_rows(results: dict[str, Any], f: _Format) -> list[list[str]]:
+def targets(results: dict[str, Any], language: str = "en") -> list[tuple[str, str, bool]]:
+    """Each target a run's parts allow: what it is, what was measured, whether it holds."""
+    f = Numbers(language)
+    found: list[tuple[str, str, bool]] = []
+
+    def add(key: str, measured: str, holds: bool, limit: str = "", visit: str = "") -> None:
+        found.append((f.words[key].format(limit=limit, visit=visit), measured, holds))
+
+    pages = results["pages"]
+    shown = sum(bool(page["prerendered"]) for page in pages.values())
+    add("prerendered", f.words["pages"].format(count=shown, total=len(pages)), shown == len(pages))
+    if live := results.get("first_live"):
+        limit = LIMITS["first_live_ratio"]
+        for visit in ("cold", "warm"):
+            ratios = sorted(v[f"{visit}_ratio"] for k, v in live.items() if k != "floor")
+            shown_ratios = f.range([f.ratio(r) for r in ratios])
+            add("first live", shown_ratios, ratios[-1] <= limit, f.ratio(limit), f.words[visit])
+        requests = sum(len(v["warm_requests"]) for v in live.values())
+        add("cache", f.words["requests"].format(count=f.count(requests)), not requests)
+    if recompute := results.get("recompute"):
+        p95 = sorted(v["p95"] for v in recompute.values())
+        limit = LIMITS["recompute_p95_ms"]
+        add("recompute", f.range([f.ms(v) for v in p95]), p95[-1] <= limit, f.ms(limit))
+    if reports := [r for r in results.get("lighthouse", []) if r["role"] == "calculator"]:
+        perfect = [r for r in reports if all(r["scores"].get(c) == 100 for c in CATEGORIES)]
+        lowest = min(reports, key=lambda r: sum(r["scores"].get(c, 0) for c in CATEGORIES))
+        scores = " / ".join(str(lowest["scores"].get(c, "—")) for c in CATEGORIES)
+        of = f.words["pages"].format(count=len(perfect), total=len(reports))
+        add("lighthouse", f.words["lowest"].format(pages=of, scores=scores), perfect == reports)
+    if sized := [page for page in pages.values() if "bytes" in page]:
+        gzip = sorted(page["bytes"]["page"]["gzip"] for page in sized)
+        limit = LIMITS["page_gzip_bytes"]
+        add("page", f.range([f.kb(v) for v in gzip]), gzip[-1] <= limit, f.kb(limit))
+        engine = max(page["bytes"]["engine_total"]["gzip"] for page in sized)
+        limit = LIMITS["engine_gzip_bytes"]
+        add("engine", f.mb(engine), engine <= limit, f.mb(limit))
+        # Beyond the runtime, the core's wheel and the worker.
+        fetched = {name for page in sized for name in page["bytes"]["engine"]}
+        ours = ("-py3-none-any.whl", "worker.mjs")
+        extra = sorted(n for n in fetched if n not in ENGINE_FILES and not n.endswith(ours))
+        extra += sorted({path for page in sized for path in page["bytes"]["missing"]})
+        add("nothing else", ", ".join(map(_code, extra)) or f.words["engine only"], not extra)
+    if len(scaling := results.get("scaling") or []) >= 2:
+        # Per page, the smallest build carries the fixed costs (the wheel, the theme's
+        # assets) over few pages; what must not happen is a cost per page that rises as
+        # pages are added. Compared with the cheapest smaller build, not with the
+        # difference of two builds: a few seconds are within a shared machine's noise.
+        per_page = [build["seconds"] / build["pages"] for build in scaling]
+        growth = per_page[-1] / min(per_page[:-1])
+        limit = LIMITS["scaling_growth"]
+        add("scaling", f.ratio(growth), growth <= limit, f.ratio(limit))
+    return found
+
+
+def _targets(results: dict[str, Any], f: Numbers) -> list[list[str]]:
+    return [
+        [label, measured, f.words["met" if holds else "not met"]]
+        for label, measured, holds in targets(results, f.language)
+    ]
+
+
+def _bytes(results: dict[str, Any], f: Numbers) -> list[list[str]]:
     rows = []
     for path in sorted(results["pages"]):
         sizes = results["pages"][path]["bytes"]
@@ -168,9 +315,7 @@ def _bytes_rows(results: dict[str, Any], f: _Format) -> list[list[str]]:
         rows.append(
             [
                 _code(path),
-                f.kb(before["HTML"]["gzip"]),
-                f.kb(before["CSS"]["gzip"]),
-                f.kb(before["JS"]["gzip"]),
+                *(f.kb(before[kind]["gzip"]) for kind in ("HTML", "CSS", "JS")),
                 f"**{f.kb(page['gzip'])}** ({f.kb(page['raw'])})",
                 f.kb(before["other"]["gzip"]),
             ]
@@ -178,66 +323,65 @@ def _bytes_rows(results: dict[str, Any], f: _Format) -> list[list[str]]:
     return rows
 
 
-def _engine_rows(results: dict[str, Any], f: _Format) -> list[list[str]]:
+def _engine(results: dict[str, Any], f: Numbers) -> list[list[str]]:
     # Every page loads the same engine; the first page's inventory stands for all.
-    sizes = results["pages"][sorted(results["pages"])[0]]["bytes"]
+    sizes = results["pages"][min(results["pages"])]["bytes"]
     rows = [
         [_code(name), f.kb(size["raw"]), f.kb(size["gzip"])]
         for name, size in sizes["engine"].items()
     ]
     total = sizes["engine_total"]
-    word = _WORDS[f.language]["total"]
-    rows.append([f"**{word}**", f"**{f.mb(total['raw'])}**", f"**{f.mb(total['gzip'])}**"])
+    rows.append(
+        [f"**{f.words['total']}**", f"**{f.mb(total['raw'])}**", f"**{f.mb(total['gzip'])}**"]
+    )
     return rows
 
 
-def _target_label(name: str, f: _Format) -> str:
-    return _WORDS[f.language]["floor"] if name == "floor" else _code(name)
+def _label(name: str, f: Numbers) -> str:
+    return f.words["floor"] if name == "floor" else _code(name)
 
 
-def _with_interval(entry: dict[str, Any], visit: str, f: _Format) -> str:
-    if f"{visit}_ratio" not in entry:  # the floor, 1.00× by definition
+def _ratio(entry: dict[str, Any], visit: str, f: Numbers) -> str:
+    if f"{visit}_ratio" not in entry:  # the floor, 1× by definition
         return f.ratio(1)
     low, high = entry[f"{visit}_ratio_interval"]
     return f"{f.ratio(entry[f'{visit}_ratio'])} ({f.number(low, 2)}–{f.number(high, 2)})"
 
 
-def _first_live_rows(results: dict[str, Any], f: _Format) -> list[list[str]]:
+def _first_live(results: dict[str, Any], f: Numbers) -> list[list[str]]:
     return [
         [
-            _target_label(name, f),
+            _label(name, f),
             f.ms(entry["cold_median"]),
-            _with_interval(entry, "cold", f),
+            _ratio(entry, "cold", f),
             f.ms(entry["warm_median"]),
-            _with_interval(entry, "warm", f),
+            _ratio(entry, "warm", f),
             f.ms(entry["cold_fcp_median"]),
         ]
         for name, entry in results["first_live"].items()
     ]
 
 
-def _phase_rows(results: dict[str, Any], f: _Format) -> list[list[str]]:
-    rows = []
-    for name, entry in results["first_live"].items():
-        for visit in ("cold", "warm"):
-            phases = entry[f"{visit}_phases"]
-            rows.append(
-                [
-                    f"{_target_label(name, f)}, {_WORDS[f.language][visit]}",
-                    f.ms(phases["worker_start"]),
-                    f.ms(phases["runtime_boot"]),
-                    f.ms(phases["after_boot"]),
-                ]
-            )
-    return rows
+def _phases(results: dict[str, Any], f: Numbers) -> list[list[str]]:
+    return [
+        [
+            f"{_label(name, f)}, {f.words[visit]}",
+            *(
+                f.ms(entry[f"{visit}_phases"][key])
+                for key in ("worker_start", "runtime_boot", "after_boot")
+            ),
+        ]
+        for name, entry in results["first_live"].items()
+        for visit in ("cold", "warm")
+    ]
 
 
-def _recompute_rows(results: dict[str, Any], f: _Format) -> list[list[str]]:
+def _recompute(results: dict[str, Any], f: Numbers) -> list[list[str]]:
     return [
         [
             _code(name),
             _code(entry["input"]),
-            str(entry["changes"]),
+            f.count(entry["changes"]),
             f.ms(entry["p50"]),
             f.ms(entry["p95"]),
             f"{f.ms(entry['to_worker_p50'])} / {f.ms(entry['to_worker_p95'])}",
@@ -246,81 +390,82 @@ def _recompute_rows(results: dict[str, Any], f: _Format) -> list[list[str]]:
     ]
 
 
-def _lighthouse_label(entry: dict[str, Any], f: _Format) -> str:
-    role = entry["role"]
-    if role == "calculator":
-        return _code(entry["page"])
-    if role == "control: floor":
-        return f"{_code(entry['page'])} ({_WORDS[f.language]['control floor']})"
-    return f"{_code('/')} ({_WORDS[f.language]['control home']})"
+_SIMULATED = ("first-contentful-paint", "largest-contentful-paint", "speed-index")
+_WHOLE_MS = ("total-blocking-time", OBSERVED_FCP)
+"""What the Lighthouse table shows of each run: three times in seconds, two in milliseconds."""
 
 
-_SCORES = ("performance", "accessibility", "best-practices", "seo")
-_REQUIRED = ("first_live", "recompute", "lighthouse", "scaling")
-MIN_VISITS = 5
-"""The issue's measure: each first-live time is a median of at least five visits."""
-"""What a run skipped with ``--skip`` lacks; each of these has a table."""
-
-
-def _lighthouse_rows(results: dict[str, Any], f: _Format) -> list[list[str]]:
+def _lighthouse(results: dict[str, Any], f: Numbers) -> list[list[str]]:
     rows = []
     for entry in results["lighthouse"]:
-        scores, metrics = entry["scores"], entry["metrics"]
+        role, index = entry["role"], entry.get("benchmark_index")
+        label = _code(entry["page"]) + ("" if role == "calculator" else f" ({f.words[role]})")
+        metrics = [entry["metrics"].get(key) for key in (*_SIMULATED, *_WHOLE_MS)]
         rows.append(
             [
-                _lighthouse_label(entry, f),
-                *(str(scores[category]) for category in _SCORES),
-                f.seconds(metrics["first-contentful-paint"]),
-                f.seconds(metrics["largest-contentful-paint"]),
-                f.seconds(metrics["speed-index"]),
-                f"{f.number(metrics['total-blocking-time'], 0)}{f.space}ms",
-                f"{f.number(metrics['observed-first-contentful-paint'], 0)}{f.space}ms",
-                f.number(entry["benchmark_index"], 0),
-                " ".join(str(score) for score in entry.get("runs") or []),
+                label,
+                *(str(entry["scores"].get(category, "—")) for category in CATEGORIES),
+                *(f.unit(v / 1000, "s") if v is not None else "—" for v in metrics[:3]),
+                *(f.unit(v, "ms", 0) if v is not None else "—" for v in metrics[3:]),
+                "—" if index is None else f.count(index),
+                " ".join(str(score) for score in entry.get("runs") or []) or "—",
             ]
         )
     return rows
 
 
-def _build_rows(results: dict[str, Any], f: _Format) -> list[list[str]]:
+def _build(results: dict[str, Any], f: Numbers) -> list[list[str]]:
     return [
         [
-            f"{build['factor']}×",
-            str(build["pages"]),
-            f"{f.number(build['seconds'])}{f.space}s",
+            f.ratio(build["factor"]),
+            f.count(build["pages"]),
+            f.unit(build["seconds"], "s"),
             f.ms(build["seconds"] * 1000 / build["pages"]),
         ]
         for build in results["scaling"]
     ]
 
 
-_ROWS: dict[str, Callable[[dict[str, Any], _Format], list[list[str]]]] = {
-    "bytes": _bytes_rows,
-    "engine": _engine_rows,
-    "first-live": _first_live_rows,
-    "phases": _phase_rows,
-    "recompute": _recompute_rows,
-    "lighthouse": _lighthouse_rows,
-    "build": _build_rows,
+_ROWS: dict[str, Callable[[dict[str, Any], Numbers], list[list[str]]]] = {
+    "targets": _targets,
+    "bytes": _bytes,
+    "engine": _engine,
+    "first-live": _first_live,
+    "phases": _phases,
+    "recompute": _recompute,
+    "lighthouse": _lighthouse,
+    "build": _build,
 }
 
 
-def render(results: dict[str, Any], language: str) -> dict[str, str]:
-    """Return each result table of the Performance page as Markdown, by name.
+def _markdown(header: list[str], rows: list[list[str]]) -> str:
+    """A Markdown table, its columns padded so that it also reads in a terminal."""
+    widths = [max(len(cell) for cell in column) for column in zip(header, *rows, strict=True)]
 
-    Args:
-        results: A benchmark run, as ``python -m bench`` writes it.
-        language: ``en``, ``fr`` or ``it``.
+    def line(cells: list[str]) -> str:
+        return "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) + " |"
 
-    Raises:
-        PublishError: If the run lacks a part that a table shows (a run with
-            ``--skip`` cannot be published), or has fewer than ``MIN_VISITS``
-            visits per page (a ``--quick`` run).
-    """
-    if language not in LANGUAGES:
-        raise PublishError(f"no tables in {language!r}; languages: {', '.join(LANGUAGES)}")
-    missing = [part for part in _REQUIRED if not results.get(part)]
-    if missing:
+    return "\n".join([line(header), line(["-" * w for w in widths]), *map(line, rows)])
+
+
+def render(results: dict[str, Any], name: str, language: str) -> str:
+    """The table ``name`` of a run, as Markdown in ``language``; else a :class:`PublishError`."""
+    if name not in _ROWS:
+        raise PublishError(f"no table {name!r}; tables: {', '.join(TABLES)}")
+    f = Numbers(language)
+    try:
+        return _markdown(_HEADERS[language][name].split(" | "), _ROWS[name](results, f))
+    except (KeyError, TypeError, ValueError, IndexError) as error:
+        raise PublishError(f"the run lacks a measurement of the {name} table: {error!r}") from error
+
+
+def load(path: Path) -> dict[str, Any]:
+    """Read a run that can be published: a :class:`PublishError` says why another cannot."""
+    try:
+        results: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise PublishError(f"{path}: {error}") from error
+    if missing := [part for part in _REQUIRED if not results.get(part)]:
         raise PublishError(f"the run has no {', '.join(missing)}: publish a full run")
     visits = results.get("settings", {}).get("runs", 0)
     if visits < MIN_VISITS:
@@ -328,79 +473,34 @@ def render(results: dict[str, Any], language: str) -> dict[str, str]:
             f"{visits} visits per page (a --quick run?); the page shows medians of "
             f"at least {MIN_VISITS}: publish a full run"
         )
-    f = _Format(language)
-    try:
-        return {
-            name: _table(_HEADERS[language][name], rows(results, f)) for name, rows in _ROWS.items()
-        }
-    except (KeyError, TypeError, ValueError) as error:
-        raise PublishError(f"the results lack a measurement the tables show: {error!r}") from error
+    for name in TABLES:
+        render(results, name, "en")
+    return results
 
 
-def _marked(name: str) -> re.Pattern[str]:
-    return re.compile(
-        rf"(<!-- bench:{re.escape(name)} -->\n\n).*?(\n\n<!-- /bench:{re.escape(name)} -->)", re.S
-    )
+def expand(markdown: str, language: str, docs: Path = DOCS) -> str:
+    """Replace each ``<!-- md:bench NAME -->`` line with that table of the published run."""
+    if not _DIRECTIVE.search(markdown):
+        return markdown
+    results = load(docs / PUBLISHED)
+    return _DIRECTIVE.sub(lambda match: render(results, match[1], language), markdown)
 
 
-def _between(table: str) -> Callable[[re.Match[str]], str]:
-    return lambda match: match[1] + table + match[2]
-
-
-def rewrite(text: str, tables: dict[str, str]) -> str:
-    """Return a page's Markdown ``text`` with each marked table replaced by ``tables``.
-
-    Raises:
-        PublishError: If a table's markers are missing or appear more than once.
-    """
-    for name, table in tables.items():
-        # A function, not a replacement string: a table's backslashes stay as they are.
-        text, count = _marked(name).subn(_between(table), text)
-        if count != 1:
-            raise PublishError(f"expected one <!-- bench:{name} --> table, found {count}")
-    return text
-
-
-def page_path(language: str, docs: Path = DOCS) -> Path:
-    """Return the Markdown file of the Performance page in ``language``."""
-    return docs / ("performance.md" if language == "en" else f"performance.{language}.md")
-
-
-def publish(results_file: Path, docs: Path = DOCS) -> list[Path]:
-    """Publish ``results_file``: copy it under ``docs`` and rewrite every page's tables.
-
-    Every page is rendered before any file is written, so a failure leaves the
-    docs as they were. Returns the files written.
-
-    Raises:
-        PublishError: If the run or a page cannot be published.
-    """
-    results = json.loads(results_file.read_text(encoding="utf-8"))
-    pages = {}
-    for language in LANGUAGES:
-        path = page_path(language, docs)
-        pages[path] = rewrite(path.read_text(encoding="utf-8"), render(results, language))
-    published = docs / PUBLISHED
-    if results_file.resolve() != published.resolve():
-        published.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(results_file, published)
-    for path, text in pages.items():
-        path.write_text(text, encoding="utf-8")
-    return [published, *pages]
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Publish a run (default ``.bench/results.json``); print what was written."""
+def main(argv: list[str] | None = None, docs: Path = DOCS) -> int:
+    """Publish a run (default ``.bench/results.json``): copy it to ``docs`` if it can be."""
     args = sys.argv[1:] if argv is None else argv
-    results_file = Path(args[0]) if args else ROOT / ".bench" / "results.json"
+    source = Path(args[0]) if args else ROOT / ".bench" / "results.json"
     try:
-        written = publish(results_file)
-    except (OSError, json.JSONDecodeError, PublishError) as error:
+        load(source)
+    except PublishError as error:
         print(f"bench.published: {error}", file=sys.stderr)
         return 1
-    for path in written:
-        print(path.relative_to(ROOT))
-    print("Update the prose around the tables (dates, ranges, verdicts) by hand.")
+    published = docs / PUBLISHED
+    if source.resolve() != published.resolve():
+        published.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, published)
+    print(f"{published}: the Performance page shows this run from the next build.")
+    print("Bring the prose around the tables (date, machine, comments) up to date by hand.")
     return 0
 
 

@@ -20,13 +20,11 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from mkdocs.utils.yaml import yaml_load
 
-__all__ = ["Build", "build_site", "scaled_build"]
+from . import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 DIRECTIVE = re.compile(r"<!--\s*md:calculator\s")
 LANGUAGE_SUFFIX = re.compile(r"\.(fr|it)$")
 
@@ -41,18 +39,9 @@ class Build:
     calculator_pages: int
     seconds: float
 
-    @property
-    def per_page(self) -> float:
-        """Seconds per page built."""
-        return self.seconds / self.pages
-
 
 def build_site(target: Path, config: Path | None = None) -> float:
-    """Run ``mkdocs build --strict`` into ``target``; return its wall time in seconds.
-
-    Raises:
-        RuntimeError: If the build fails.
-    """
+    """Run ``mkdocs build --strict`` into ``target``: its wall time in seconds, or RuntimeError."""
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(target)]
     if config is not None:
         command += ["-f", str(config)]
@@ -63,11 +52,6 @@ def build_site(target: Path, config: Path | None = None) -> float:
     if done.returncode != 0:
         raise RuntimeError(f"mkdocs build failed:\n{done.stdout}\n{done.stderr}")
     return seconds
-
-
-def _project_nav() -> list[Any]:
-    with (ROOT / "mkdocs.yml").open(encoding="utf-8") as file:
-        return list(yaml_load(file)["nav"])
 
 
 def _calculator_sources(docs: Path) -> list[Path]:
@@ -104,7 +88,8 @@ def scaled_build(factor: int, repeat: int = 2) -> Build:
                     name = variant.name.replace(source.stem, f"{source.stem}-copy-{k}", 1)
                     shutil.copyfile(variant, docs / name)
                 copies.append({f"{source.stem} {k}": f"{source.stem}-copy-{k}.md"})
-        nav = _project_nav() + ([{"Copies": copies}] if copies else [])
+        with (ROOT / "mkdocs.yml").open(encoding="utf-8") as file:
+            nav = list(yaml_load(file)["nav"]) + ([{"Copies": copies}] if copies else [])
         config = work / "mkdocs.yml"
         # JSON is YAML too.
         config.write_text(
@@ -114,9 +99,4 @@ def scaled_build(factor: int, repeat: int = 2) -> Build:
         site = work / "site"
         seconds = min(build_site(site, config) for _ in range(max(1, repeat)))
         pages = sum(1 for path in site.rglob("*.html") if path.name != "404.html")
-    return Build(
-        factor=factor,
-        pages=pages,
-        calculator_pages=len(sources) * languages * factor,
-        seconds=seconds,
-    )
+    return Build(factor, pages, len(sources) * languages * factor, seconds)

@@ -1,8 +1,8 @@
 """Bytes: what a calculator page downloads before its engine, and the engine itself.
 
 Sizes are read from the built files: ``raw`` is the file, ``gzip`` what the
-benchmark's server sends a browser that accepts gzip (compressed for text and
-WebAssembly, as is for archives), the same rule as :mod:`bench.server`.
+server (:mod:`tests.support.server`) sends a browser that accepts gzip:
+compressed for text and WebAssembly, as is for archives.
 Which files a page downloads is what the browser asked the server for on a
 first visit (see :mod:`bench.timing`), so nothing is assumed.
 """
@@ -10,7 +10,6 @@ first visit (see :mod:`bench.timing`), so nothing is assumed.
 from __future__ import annotations
 
 import functools
-import gzip
 import posixpath
 import re
 from collections.abc import Iterable
@@ -18,9 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
-from .server import COMPRESSIBLE, GZIP_LEVEL, MIME_TYPES
-
-__all__ = ["Engine", "Inventory", "Size", "engine_of", "inventory", "served"]
+from tests.support.server import COMPRESSIBLE, compressed, content_type
 
 KINDS = {".html": "HTML", ".css": "CSS", ".js": "JS", ".mjs": "JS"}
 
@@ -40,10 +37,8 @@ class Size:
 def served(path: Path) -> Size:
     """Size of one file, raw and as the server sends it to a client accepting gzip."""
     data = path.read_bytes()
-    mime = MIME_TYPES.get(path.suffix.lower(), "application/octet-stream")
-    if mime.startswith(COMPRESSIBLE):
-        return Size(len(data), len(gzip.compress(data, GZIP_LEVEL, mtime=0)))
-    return Size(len(data), len(data))
+    sent = compressed(data) if content_type(path).startswith(COMPRESSIBLE) else data
+    return Size(len(data), len(sent))
 
 
 @dataclass(frozen=True)
@@ -98,14 +93,7 @@ class Inventory:
 
 
 def inventory(site: Path, prefix: str, paths: Iterable[str], engine: Engine) -> Inventory:
-    """Account for each requested URL path (each counted once) under ``site``.
-
-    Args:
-        site: The served folder.
-        prefix: The URL path the folder is published under (``/``).
-        paths: URL paths the browser requested.
-        engine: The page's engine, from :func:`engine_of`.
-    """
+    """Account for each URL path the browser requested (once) of ``site``, served at ``prefix``."""
     result = Inventory()
     for path in dict.fromkeys(paths):
         relative = path[len(prefix) :]

@@ -1,11 +1,10 @@
-"""How far a median of a few noisy runs can be trusted.
+"""Medians, percentiles, and how far a median of a few noisy runs can be trusted.
 
 The first-live ratios come from a handful of rounds on a machine whose load
 changes from one visit to the next, so a median of seven can move by a tenth
-between two runs of the same code. The benchmark prints, next to each median,
-a percentile bootstrap interval: the range in which the median of another set
-of rounds like these would fall, most of the time. It is seeded, so the same
-runs always print the same interval.
+between two runs of the same code. Next to each median the benchmark gives a
+seeded percentile bootstrap interval: where the median of another set of
+rounds like these would fall, most of the time.
 """
 
 from __future__ import annotations
@@ -14,25 +13,33 @@ import random
 import statistics
 from collections.abc import Sequence
 
-__all__ = ["CONFIDENCE", "median_interval"]
-
 CONFIDENCE = 0.9
 """The share of resampled medians that the printed intervals hold."""
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The ``q``-th percentile (0–100) by linear interpolation; NaN for no value."""
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    position = (len(ordered) - 1) * q / 100
+    low = int(position)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
+def median(values: Sequence[float]) -> float:
+    """The median; NaN for no value."""
+    return percentile(values, 50)
 
 
 def median_interval(
     values: Sequence[float], confidence: float = CONFIDENCE, resamples: int = 4000, seed: int = 0
 ) -> tuple[float, float]:
-    """A percentile bootstrap interval for the median of ``values``.
+    """A percentile bootstrap interval (low, high) for the median of ``values``.
 
-    Args:
-        values: The measurements, at least one.
-        confidence: The share of resampled medians inside the interval.
-        resamples: How many resamples to draw.
-        seed: The random generator's seed (the same values give the same interval).
-
-    Returns:
-        The lower and upper ends; both equal the value when there is only one.
+    ``confidence`` is the share of resampled medians inside it; the same values
+    and ``seed`` always give the same interval.
 
     Raises:
         ValueError: If ``values`` is empty or ``confidence`` is not in (0, 1).

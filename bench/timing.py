@@ -6,17 +6,16 @@ watches the DOM with a ``MutationObserver`` and stores ``performance.now()``
 texts in a ready state: for a calculator, its form in ``data-state=ready`` with
 the outputs the core gives for the link's inputs; for the floor, ``2``.
 
-Cold: a new chromium profile for each run. Warm: one profile, visited once to
-prime it, then reopened (a new browser process each time, so only the disk
-cache and the code cache carry over) for each run.
+Cold: a new chromium profile for each run. Warm: one profile, primed by a
+visit, then reopened in a new browser process for each run, so that only the
+disk cache and the code cache carry over.
 """
 
 from __future__ import annotations
 
 import json
-import statistics
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,22 +23,11 @@ from typing import Any
 
 from playwright.sync_api import BrowserContext, Playwright
 
+from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
+from tests.support.server import Server
+
 from .pages import Step
-from .server import Server
 
-__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "Run", "Target", "Timer", "percentile"]
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-default-apps",
-    "--disable-sync",
-    "--no-first-run",
-    "--no-default-browser-check",
-]
 TIMEOUT_MS = 90_000
 
 _WATCH = """(() => {
@@ -164,22 +152,6 @@ class Run:
     """Body bytes the server sent during the visit (0 when all came from the cache)."""
 
 
-def percentile(values: Sequence[float], q: float) -> float:
-    """The ``q``-th percentile (0–100) by linear interpolation."""
-    ordered = sorted(values)
-    if not ordered:
-        return float("nan")
-    position = (len(ordered) - 1) * q / 100
-    low = int(position)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
-
-
-def median(values: Sequence[float]) -> float:
-    """The median, NaN for no value."""
-    return statistics.median(values) if values else float("nan")
-
-
 class Timer:
     """Drives Debian's chromium against one server."""
 
@@ -230,12 +202,10 @@ class Timer:
     def recompute(
         self, path: str, selector: str, name: str, steps: list[Step]
     ) -> list[tuple[float, float]]:
-        """Time each step of the recompute benchmark in a page whose engine is ready.
+        """Time each step in a page whose engine is ready, in milliseconds.
 
-        Returns:
-            For each step, in milliseconds: from its ``input`` event to the
-            outputs showing its results, and from the event to the request
-            leaving the page for the worker (NaN if none was seen).
+        For each step: from its ``input`` event to the outputs showing its results,
+        and to the request leaving the page for the worker (NaN if none was seen).
         """
         with (
             tempfile.TemporaryDirectory(prefix="bench-recompute-") as folder,

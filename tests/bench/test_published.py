@@ -1,16 +1,19 @@
-"""The Performance page's tables: rendered from the published run, in each language."""
+"""The Performance page's tables, rendered at build time from the published run in each language."""
 
 from __future__ import annotations
 
 import copy
+import importlib.util
 import json
 import re
-import shutil
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from mkdocs.exceptions import PluginError
 
+from bench import ROOT
 from bench.published import (
     DOCS,
     LANGUAGES,
@@ -18,154 +21,188 @@ from bench.published import (
     PUBLISHED,
     TABLES,
     PublishError,
+    expand,
+    load,
     main,
-    page_path,
-    publish,
     render,
-    rewrite,
 )
+
+PAGES = {"en": "performance.md", "fr": "performance.fr.md", "it": "performance.it.md"}
 
 
 def published() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((DOCS / PUBLISHED).read_text(encoding="utf-8"))
-    return data
+    return load(DOCS / PUBLISHED)
 
 
-def marked_tables(text: str) -> dict[str, str]:
-    found = re.findall(r"<!-- bench:([\w-]+) -->\n\n(.*?)\n\n<!-- /bench:\1 -->", text, re.S)
-    return dict(found)
+def cells(table: str, first: str) -> list[str]:
+    """The cells of the row of ``table`` whose first cell is ``first``."""
+    for row in table.splitlines():
+        found = [cell.strip() for cell in row.strip("|").split("|")]
+        if found[0] == first:
+            return found
+    raise AssertionError(f"no row {first!r} in\n{table}")
+
+
+def write_run(folder: Path, run: dict[str, Any]) -> Path:
+    path = folder / "results.json"
+    path.write_text(json.dumps(run), encoding="utf-8")
+    return path
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_every_table_on_the_page_is_the_published_run_rendered(language: str) -> None:
-    on_page = marked_tables(page_path(language).read_text(encoding="utf-8"))
-    assert list(on_page) == list(TABLES)
-    assert on_page == render(published(), language)
+def test_each_page_places_every_table_once_in_order_and_links_the_run(language: str) -> None:
+    text = (DOCS / PAGES[language]).read_text(encoding="utf-8")
+    assert re.findall(r"^<!-- md:bench (\S+) -->$", text, re.MULTILINE) == list(TABLES)
+    assert "](assets/bench/results.json)" in text
 
 
-def test_the_page_links_the_published_run_in_every_language() -> None:
-    for language in LANGUAGES:
-        assert "](assets/bench/results.json)" in page_path(language).read_text(encoding="utf-8")
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_table_shows_pass_or_miss_and_every_row_is_as_wide_as_its_header(
+    language: str,
+) -> None:
+    for name in TABLES:
+        table = render(published(), name, language)
+        assert "PASS" not in table
+        assert "MISS" not in table
+        widths = {row.count(" | ") for row in table.splitlines()}
+        assert len(widths) == 1, (language, name)
 
 
-def test_numbers_follow_each_languages_conventions() -> None:
+def test_numbers_are_written_by_the_calculator_pages_formatter() -> None:
     run = published()
-    engine = {language: render(run, language)["engine"] for language in LANGUAGES}
-    wasm = {
-        language: next(row for row in table.splitlines() if "wasm" in row)
-        for language, table in engine.items()
+    engine = {language: render(run, "engine", language) for language in LANGUAGES}
+    wasm = {language: cells(table, "`pyodide.asm.wasm`") for language, table in engine.items()}
+    assert wasm["en"][1:] == ["9,598.2\u00a0kB", "3,546.1\u00a0kB"]
+    # CLDR: a narrow no-break space groups French digits, and French writes ko.
+    assert wasm["fr"][1:] == ["9\u202f598,2\u00a0ko", "3\u202f546,1\u00a0ko"]
+    # Italian groups digits from five on, as the calculators' results do.
+    assert wasm["it"][1:] == ["9598,2\u00a0kB", "3546,1\u00a0kB"]
+    lighthouse = {language: render(run, "lighthouse", language) for language in LANGUAGES}
+    index = {
+        language: cells(table, "`effective-batch-size/`")[10]
+        for language, table in lighthouse.items()
     }
-    assert wasm["en"] == "| `pyodide.asm.wasm` | 9,598.2 kB | 3,546.1 kB |"
-    # CLDR: a narrow no-break space groups French digits; a no-break space holds the unit.
-    assert wasm["fr"] == "| `pyodide.asm.wasm` | 9\u202f598,2\u00a0kB | 3\u202f546,1\u00a0kB |"
-    assert wasm["it"] == "| `pyodide.asm.wasm` | 9.598,2 kB | 3.546,1 kB |"
+    assert index == {"en": "1,087", "fr": "1\u202f087", "it": "1087"}
 
 
-def test_each_table_has_as_many_cells_per_row_as_headers() -> None:
-    for language in LANGUAGES:
-        for name, table in render(published(), language).items():
-            widths = {row.count(" | ") for row in table.splitlines() if not row.startswith("|-")}
-            assert len(widths) == 1, (language, name)
-
-
-def test_the_floor_reads_one_and_a_page_its_ratio_with_interval() -> None:
+def test_the_floor_reads_one_and_a_page_its_ratio_with_its_interval() -> None:
     run = published()
-    rows = render(run, "en")["first-live"].splitlines()
-    assert rows[2].startswith("| floor (bare Pyodide) |")
-    assert " | 1.00× | " in rows[2]
-    page = next(iter(name for name in run["first_live"] if name != "floor"))
+    table = render(run, "first-live", "en")
+    assert cells(table, "floor (bare Pyodide)")[2] == "1×"
+    page = next(name for name in run["first_live"] if name != "floor")
     entry = run["first_live"][page]
-    low, high = entry["cold_ratio_interval"]
-    assert f"{entry['cold_ratio']:.2f}× ({low:.2f}–{high:.2f})" in rows[3]
+    entry.update(cold_ratio=1.201, cold_ratio_interval=[1.04, 1.225])
+    ratio = cells(render(run, "first-live", "fr"), f"`{page}`")[2]
+    assert ratio == "1,2× (1,04–1,23)"  # rounded half up, trailing zeros dropped
 
 
-def test_a_run_without_lighthouse_cannot_be_published() -> None:
+@pytest.mark.parametrize(
+    ("language", "met", "not_met"),
+    [
+        ("en", "met", "not met"),
+        ("fr", "atteint", "non atteint"),
+        ("it", "raggiunto", "non raggiunto"),
+    ],
+)
+def test_targets_say_in_words_where_each_figure_stands(
+    language: str, met: str, not_met: str
+) -> None:
+    run = published()
+    rows = render(run, "targets", language).splitlines()[2:]
+    statuses = [row.strip("|").split("|")[-1].strip() for row in rows]
+    assert len(statuses) == 10
+    assert set(statuses) == {met, not_met}
+    assert statuses.count(not_met) == sum(not target["pass"] for target in run["targets"])
+
+
+def test_a_run_without_lighthouse_cannot_be_shown(tmp_path: Path) -> None:
     run = published()
     del run["lighthouse"]
     with pytest.raises(PublishError, match="lighthouse"):
-        render(run, "en")
+        load(write_run(tmp_path, run))
 
 
-def test_a_quick_run_cannot_be_published() -> None:
-    run = copy.deepcopy(published())
+def test_a_quick_run_cannot_be_shown(tmp_path: Path) -> None:
+    run = published()
     run["settings"]["runs"] = MIN_VISITS - 2
     with pytest.raises(PublishError, match="--quick"):
-        render(run, "it")
+        load(write_run(tmp_path, run))
 
 
-def test_a_run_missing_a_measurement_names_it() -> None:
+def test_a_run_missing_a_measurement_names_it(tmp_path: Path) -> None:
     run = copy.deepcopy(published())
     for entry in run["recompute"].values():
         del entry["p95"]
     with pytest.raises(PublishError, match="p95"):
-        render(run, "fr")
+        load(write_run(tmp_path, run))
 
 
-def test_an_unknown_language_is_refused() -> None:
-    with pytest.raises(PublishError, match="de"):
-        render(published(), "de")
+@pytest.mark.parametrize(("name", "language"), [("bytes", "de"), ("speed", "en")])
+def test_an_unknown_language_or_table_is_refused(name: str, language: str) -> None:
+    with pytest.raises(PublishError, match=f"{language if name == 'bytes' else name}"):
+        render(published(), name, language)
 
 
-def test_rewrite_replaces_only_between_the_markers() -> None:
-    text = "before\n\n<!-- bench:build -->\n\n| old |\n\n<!-- /bench:build -->\n\nafter"
-    assert rewrite(text, {"build": "| new |"}) == text.replace("| old |", "| new |")
+def test_the_directive_becomes_the_table_and_nothing_else_changes() -> None:
+    text = "Before.\n\n<!-- md:bench build -->\n\nAfter: `<!-- md:bench build -->` stays.\n"
+    expanded = expand(text, "it")
+    assert expanded == text.replace(
+        "<!-- md:bench build -->\n", render(published(), "build", "it") + "\n", 1
+    )
 
 
-@pytest.mark.parametrize("count", [0, 2])
-def test_rewrite_wants_each_table_marked_exactly_once(count: int) -> None:
-    text = "<!-- bench:build -->\n\n| old |\n\n<!-- /bench:build -->\n\n" * count
-    with pytest.raises(PublishError, match=f"found {count}"):
-        rewrite(text, {"build": "| new |"})
+def test_a_page_without_the_directive_does_not_read_the_run(tmp_path: Path) -> None:
+    assert expand("No table here.\n", "en", tmp_path / "nowhere") == "No table here.\n"
 
 
-def copy_pages(docs: Path) -> None:
-    for language in LANGUAGES:
-        shutil.copyfile(page_path(language), page_path(language, docs))
+def test_the_build_refuses_a_partial_run(tmp_path: Path) -> None:
+    (tmp_path / PUBLISHED).parent.mkdir(parents=True)
+    write_run((tmp_path / PUBLISHED).parent, {**published(), "scaling": []})
+    with pytest.raises(PublishError, match="scaling"):
+        expand("<!-- md:bench targets -->\n", "fr", tmp_path)
 
 
-def test_publishing_copies_the_run_and_rewrites_the_three_pages(tmp_path: Path) -> None:
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    copy_pages(docs)
+def test_publishing_copies_a_full_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     run = published()
     run["recompute"][next(iter(run["recompute"]))]["p95"] = 12.34
-    results = tmp_path / "results.json"
-    results.write_text(json.dumps(run), encoding="utf-8")
-
-    written = publish(results, docs)
-
-    assert written[0] == docs / PUBLISHED
-    assert json.loads((docs / PUBLISHED).read_text(encoding="utf-8")) == run
-    for language in LANGUAGES:
-        text = page_path(language, docs).read_text(encoding="utf-8")
-        assert marked_tables(text) == render(run, language)
-    assert "| 12.3 ms |" in page_path("en", docs).read_text(encoding="utf-8")
-    assert "| 12,3\u00a0ms |" in page_path("fr", docs).read_text(encoding="utf-8")
-
-
-def test_a_failed_publication_changes_no_file(tmp_path: Path) -> None:
     docs = tmp_path / "docs"
-    docs.mkdir()
-    copy_pages(docs)
-    italian = page_path("it", docs)
-    italian.write_text(italian.read_text(encoding="utf-8").replace("<!-- bench:build -->", ""))
-    before = {language: page_path(language, docs).read_bytes() for language in LANGUAGES}
-    results = tmp_path / "results.json"
-    results.write_text(json.dumps(published()), encoding="utf-8")
-
-    with pytest.raises(PublishError, match="bench:build"):
-        publish(results, docs)
-
-    assert {language: page_path(language, docs).read_bytes() for language in LANGUAGES} == before
-    assert not (docs / PUBLISHED).exists()
+    assert main([str(write_run(tmp_path, run))], docs) == 0
+    assert json.loads((docs / PUBLISHED).read_text(encoding="utf-8")) == run
+    assert str(docs / PUBLISHED) in capsys.readouterr().out
+    assert "12,3\u00a0ms" in expand("<!-- md:bench recompute -->", "fr", docs)
 
 
-def test_the_command_reports_an_unreadable_run_and_fails(
+def test_publishing_refuses_a_quick_or_unreadable_run_and_writes_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main([str(tmp_path / "missing.json")]) == 1
+    docs = tmp_path / "docs"
+    assert main([str(tmp_path / "missing.json")], docs) == 1
     assert "missing.json" in capsys.readouterr().err
-    skipped = tmp_path / "skipped.json"
-    skipped.write_text(json.dumps({**published(), "scaling": []}), encoding="utf-8")
-    assert main([str(skipped)]) == 1
-    assert "scaling" in capsys.readouterr().err
+    quick = published()
+    quick["settings"]["runs"] = 3
+    assert main([str(write_run(tmp_path, quick))], docs) == 1
+    assert "--quick" in capsys.readouterr().err
+    assert not docs.exists()
+
+
+def load_hook() -> Any:
+    path = ROOT / "overrides" / "hooks" / "performance.py"
+    spec = importlib.util.spec_from_file_location("performance_hook", path)
+    assert spec is not None
+    assert spec.loader is not None
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    return hook
+
+
+def test_the_hook_renders_in_the_builds_language_and_fails_the_build_with_the_page(
+    tmp_path: Path,
+) -> None:
+    hook = load_hook()
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="performance.fr.md"))
+    config = SimpleNamespace(theme={"language": "fr"}, docs_dir=str(DOCS))
+    shown = hook.on_page_markdown("<!-- md:bench engine -->", page=page, config=config)
+    assert shown == render(published(), "engine", "fr")
+    config.docs_dir = str(tmp_path)
+    with pytest.raises(PluginError, match=r"performance\.fr\.md: .*results\.json"):
+        hook.on_page_markdown("<!-- md:bench engine -->", page=page, config=config)

@@ -1,4 +1,4 @@
-"""The benchmark's static server: gzip, MIME types, caching headers, 304s."""
+"""The shared GitHub-Pages-like server: gzip, MIME types, caching headers, 304s."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.server import Server, serve
+from tests.support.server import Server, serve
 
 
 @pytest.fixture

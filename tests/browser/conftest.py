@@ -25,8 +25,8 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, sync_playwright
 
-from bench.server import Server, start
-from bench.timing import CHROMIUM, CHROMIUM_ARGS
+from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
+from tests.support.server import Server, start
 
 ROOT = Path(__file__).resolve().parents[2]
 HOOKS = ROOT / "overrides" / "hooks"
