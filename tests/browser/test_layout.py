@@ -1,0 +1,611 @@
+"""What readers meet first: the chrome in their language, the 404 page, both colour
+schemes, and a layout that holds on a phone.
+
+Some checks read the built site's files (the words of the chrome, the 404 page,
+the table of contents); the rest drive chromium at a phone's width (390 px) and a
+laptop's (1280 px), with and without JavaScript, in the light and dark schemes.
+The colour contrast of the calculators is axe-core's ``color-contrast`` rule, run
+on the live forms with their error, warning, note and stale states shown.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from chrome import WORDS, translate
+from playwright.sync_api import Browser, Locator, Page
+
+from bench.server import Server, start
+
+from .conftest import PREFIX, ROOT, Recorder, _check, _context, build_site
+from .expected import CALCULATOR_PAGES, LANGUAGES, page_path
+
+pytestmark = pytest.mark.browser
+
+PAGES = ("", *CALCULATOR_PAGES, "automation/", "performance/")
+"""Every page of each language's tree."""
+
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 800}
+SCHEMES = {"light": "default", "dark": "slate"}
+"""The system's colour scheme, and Material's scheme the page must apply for it."""
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+BOOT_TIMEOUT_MS = 60_000
+
+EVERY_CALCULATOR_PAGE = [
+    pytest.param(language, slug, id=f"{language}-{slug}")
+    for language in LANGUAGES
+    for slug in CALCULATOR_PAGES
+]
+EVERY_PAGE = [
+    pytest.param(language, path, id=f"{language}-{path.strip('/') or 'home'}")
+    for language in LANGUAGES
+    for path in PAGES
+]
+
+ALL_LIVE = """() => [...document.querySelectorAll("form.calc")]
+  .every((form) => form.dataset.state === "ready" && !form.hasAttribute("aria-busy"))"""
+
+THEME_MOUNTED = """() => "document$" in window
+  && document.querySelector("[data-md-component=palette] label:not([hidden])") !== null"""
+"""Material's bundle has run: its palette toggle shows the current scheme's button."""
+
+
+# --------------------------------------------------------------- the built site
+
+
+def read(site: Path, language: str, path: str) -> str:
+    return (site / LANGUAGES[language] / path / "index.html").read_text(encoding="utf-8")
+
+
+def site_path(site: Path) -> str:
+    """The path of the ``site_url`` the site was built for, from its home's canonical link."""
+    canonical = re.search(r'<link rel="canonical" href="([^"]+)"', read(site, "en", ""))
+    assert canonical, "the home page has no canonical link"
+    return urlsplit(canonical[1]).path
+
+
+def article(html: str) -> str:
+    found = re.search(r"<article\b.*?</article>", html, re.DOTALL)
+    assert found, "no article"
+    return found[0]
+
+
+def chrome_strings(html: str) -> set[str]:
+    """The chrome's words in a page: labels, titles, navigation and footer."""
+    attributes = re.findall(r'(?:title|aria-label|placeholder)="([^"]+)"', html)
+    navigation = re.findall(r'<span class="md-ellipsis">\s*(.*?)\s*</span>', html, re.DOTALL)
+    footer = re.findall(r'class="md-copyright__highlight">\s*(.*?)\s*</div>', html, re.DOTALL)
+    return {text for text in [*attributes, *navigation, *footer] if text.strip()}
+
+
+def test_the_404_page_is_english_and_links_each_home(site: Path) -> None:
+    """GitHub Pages serves the root 404.html for every missing address: it must be the
+    default language's, linking to every language's home from site_url's path."""
+    assert not [lang for lang, tree in LANGUAGES.items() if tree and (site / tree / "404.html").exists()]
+    html = (site / "404.html").read_text(encoding="utf-8")
+    assert re.search(r'<html lang="en"', html)
+    root = site_path(site)
+    homes = {language: root + tree for language, tree in LANGUAGES.items()}
+    links = re.findall(r'<a href="([^"]+)" hreflang="([a-z]+)"', article(html))
+    assert {language: href for href, language in links} == homes
+    selector = re.findall(r'<a href="([^"]+)" hreflang="([a-z]+)" class="md-select__link"', html)
+    assert {language: href for href, language in selector} == homes
+    # Nothing else in another language: no word of the French or Italian chrome
+    # that the English chrome does not also have.
+    english = chrome_strings(read(site, "en", ""))
+    foreign = {
+        text
+        for language in LANGUAGES
+        if language != "en"
+        for text in chrome_strings(read(site, language, ""))
+    } - english
+    assert foreign, "the other languages' chrome was not found"
+    assert sorted(text for text in foreign if text in html) == []
+
+
+@pytest.mark.parametrize("language", [lang for lang in LANGUAGES if lang != "en"])
+@pytest.mark.parametrize("path", PAGES, ids=lambda path: path.strip("/") or "home")
+def test_the_chrome_speaks_the_page_language(site: Path, language: str, path: str) -> None:
+    """The words mkdocs.yml and the extensions give the theme (permalink titles, the
+    footer's credit, the colour-scheme toggle) are in the page's language."""
+    html = read(site, language, path)
+    assert sorted(english for english in WORDS if english in html) == []
+    assert "Made with" not in html and "Permanent link" not in html
+    assert f"{translate('Made with', language)}\n" in html
+    assert f'aria-label="{translate("Switch to dark mode", language)}"' in html
+    if 'class="headerlink"' in html:
+        titles = set(re.findall(r'class="headerlink" href="#[^"]*" title="([^"]*)"', html))
+        assert titles == {translate("Permanent link", language)}
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda path: path.strip("/") or "home")
+def test_the_english_chrome_names_the_toggles(site: Path, path: str) -> None:
+    html = read(site, "en", path)
+    for name in ("Switch to light mode", "Switch to dark mode", "Follow the system setting"):
+        assert f'aria-label="{name}"' in html
+
+
+def plain(html: str) -> str:
+    """Text of an HTML fragment as the table of contents shows it: ASCII spaces collapse."""
+    return re.sub(r"[ \t\n\r\f]+", " ", re.sub(r"<[^>]*>", "", html)).strip()
+
+
+def test_french_contents_keep_the_no_break_spaces(site: Path) -> None:
+    """A French heading's "?" and ":" follow a no-break space; the table of contents
+    keeps it, so the mark never wraps alone onto a line."""
+    checked = 0
+    for path in PAGES:
+        html = read(site, "fr", path)
+        headings = re.findall(
+            r'<h[2-6] id="([^"]+)">(.*?)<a class="headerlink"', article(html), re.DOTALL
+        )
+        for anchor, inner in headings:
+            text = plain(inner)
+            if "\u202f" not in text and "\u00a0" not in text:
+                continue
+            entries = re.findall(
+                rf'<a href="#{re.escape(anchor)}" class="md-nav__link">(.*?)</a>', html, re.DOTALL
+            )
+            assert entries, f"{path}#{anchor} is not in the table of contents"
+            assert {plain(entry) for entry in entries} == {text}, f"{path}#{anchor}"
+            checked += 1
+    assert checked >= 5
+
+
+# --------------------------------------------------------------- the 404 page, served
+
+
+@pytest.fixture(scope="module")
+def pages_server(
+    request: pytest.FixtureRequest, site: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Server]:
+    """The site as GitHub Pages publishes a project site: built for and served under
+    ``/repo/``. The session's site is used when it was built for that path already;
+    otherwise (its site_url's path is another) it is built again for it."""
+    if site_path(site) == PREFIX:
+        yield request.getfixturevalue("subpath_server")
+        return
+    built = build_site(
+        tmp_path_factory.mktemp("pages-site"), SITE_URL=f"https://org.github.io{PREFIX}"
+    )
+    running = start(built, PREFIX)
+    yield running
+    running.stop()
+
+
+def test_a_missing_address_at_any_depth_gets_the_english_404(
+    browser: Browser, pages_server: Server, recorder: Recorder
+) -> None:
+    context = _context(browser, recorder, viewport=PHONE)
+    page = context.new_page()
+    statuses: dict[str, int] = {}
+    page.on("response", lambda response: statuses.setdefault(response.url, response.status))
+    missing = pages_server.url("fr/no/such/page/at/any/depth/")
+    response = page.goto(missing)
+    assert response is not None and response.status == 404
+    page.wait_for_function(THEME_MOUNTED)
+    assert page.locator("html").get_attribute("lang") == "en"
+    assert page.locator("article h1").inner_text() == "Page not found"
+    # Its styles and scripts load from the sub-path, whatever the depth.
+    assert {url: status for url, status in statuses.items() if status >= 400} == {missing: 404}
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    homes = page.locator("article a[hreflang]")
+    links = {
+        homes.nth(index).get_attribute("hreflang"): homes.nth(index).get_attribute("href")
+        for index in range(homes.count())
+    }
+    assert links == {language: PREFIX + tree for language, tree in LANGUAGES.items()}
+    for language, href in links.items():
+        assert href is not None
+        response = page.goto(pages_server.origin + href)
+        assert response is not None and response.status == 200
+        assert page.locator("html").get_attribute("lang") == language
+    context.close()
+    # The browser reports the missing address itself; nothing else may fail.
+    recorder.errors = [error for error in recorder.errors if "404" not in error]
+    _check(recorder, pages_server.origin)
+
+
+# --------------------------------------------------------------- no sideways scroll
+
+OVERFLOW = """() => {
+  const width = innerWidth;
+  const menu = document.querySelector(".md-select__inner");
+  return {
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: width,
+    menu: menu ? menu.getBoundingClientRect().right : 0,
+  };
+}"""
+
+
+@pytest.mark.parametrize("script", [True, False], ids=["js", "no-js"])
+@pytest.mark.parametrize(("language", "path"), EVERY_PAGE)
+def test_no_page_scrolls_sideways_on_a_phone(
+    request: pytest.FixtureRequest, server: Server, language: str, path: str, script: bool
+) -> None:
+    page: Page = request.getfixturevalue("page" if script else "static_page")
+    page.set_viewport_size(PHONE)
+    page.goto(server.url(page_path(language, path)))
+    if script:
+        page.wait_for_function(THEME_MOUNTED)
+        # The language menu, opened.
+        page.hover(".md-select")
+        page.wait_for_timeout(300)
+    measured = page.evaluate(OVERFLOW)
+    assert measured["scrollWidth"] <= measured["innerWidth"], measured
+    assert measured["menu"] <= measured["innerWidth"], measured
+
+
+# --------------------------------------------------------------- results in view
+
+IN_VIEW = """([index, block]) => {
+  const form = document.querySelectorAll("form.calc")[index];
+  const inputs = form.querySelectorAll("input[name]");
+  const last = inputs[inputs.length - 1];
+  last.blur();
+  window.scrollTo(0, 0);
+  if (block === "focus") last.focus();
+  else { last.focus({preventScroll: true}); last.scrollIntoView({block}); }
+  const rect = (element) => {
+    const r = element.getBoundingClientRect();
+    return {top: r.top, bottom: r.bottom, left: r.left, right: r.right};
+  };
+  const field = rect(last);
+  const x = (field.left + field.right) / 2, y = (field.top + field.bottom) / 2;
+  return {
+    results: rect(form.querySelector(".calc__results")),
+    header: document.querySelector(".md-header").getBoundingClientRect().bottom,
+    height: innerHeight,
+    field,
+    uncovered: document.elementFromPoint(x, y) === last,
+    focused: document.activeElement === last,
+  };
+}"""
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1280", "390"])
+@pytest.mark.parametrize(("language", "slug"), EVERY_CALCULATOR_PAGE)
+def test_the_results_stay_in_view_while_the_last_field_is_edited(
+    static_page: Page, server: Server, language: str, slug: str, viewport: dict[str, int]
+) -> None:
+    """Beside the fields on a wide screen, above them on a narrow one, the results stay
+    in view however the last field is brought into view, and do not cover it."""
+    page = static_page
+    page.set_viewport_size(viewport)
+    page.goto(server.url(page_path(language, slug)))
+    forms = page.locator("form.calc").count()
+    assert forms
+    for index in range(forms):
+        for block in ("start", "center", "end", "focus"):
+            seen = page.evaluate(IN_VIEW, [index, block])
+            where = f"form {index}, {block}: {seen}"
+            assert seen["focused"], where
+            assert seen["results"]["top"] >= seen["header"] - 1, where
+            assert seen["results"]["bottom"] <= seen["height"] + 1, where
+            assert seen["field"]["top"] >= seen["header"] - 1, where
+            assert seen["field"]["bottom"] <= seen["height"] + 1, where
+            assert seen["uncovered"], where
+
+
+# --------------------------------------------------------------- formulas
+
+FORMULAS = """() => [...document.querySelectorAll("math[display=block]")].map((math) => {
+  const box = math.parentElement;
+  const style = getComputedStyle(box);
+  const parts = () => [...math.querySelectorAll("*")].map((el) => el.getBoundingClientRect())
+    .filter((r) => r.width > 0);
+  box.scrollLeft = 0;
+  const start = parts();
+  const boxRect = box.getBoundingClientRect();
+  const first = Math.min(...start.map((r) => r.left));
+  box.scrollLeft = box.scrollWidth;
+  const last = Math.max(...parts().map((r) => r.right));
+  box.scrollLeft = 0;
+  return {
+    wrapper: box.className, overflowX: style.overflowX,
+    boxLeft: boxRect.left, boxRight: boxRect.right, first, last,
+    scrolls: box.scrollWidth > box.clientWidth,
+  };
+})"""
+
+
+@pytest.mark.parametrize(("language", "slug"), EVERY_CALCULATOR_PAGE)
+def test_formulas_scroll_within_their_own_box_on_a_phone(
+    static_page: Page, server: Server, language: str, slug: str
+) -> None:
+    page = static_page
+    page.set_viewport_size(PHONE)
+    page.goto(server.url(page_path(language, slug)))
+    formulas = page.evaluate(FORMULAS)
+    assert formulas
+    for formula in formulas:
+        assert formula["wrapper"] == "calc-math", formula
+        assert formula["overflowX"] in {"auto", "scroll"}, formula
+        assert formula["boxRight"] <= PHONE["width"], formula
+        # Nothing cut off: the start shows at first, the end once scrolled to.
+        assert formula["first"] >= formula["boxLeft"] - 1, formula
+        assert formula["last"] <= formula["boxRight"] + 1, formula
+    assert any(formula["scrolls"] for formula in formulas) or slug != "effective-batch-size"
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+
+
+# --------------------------------------------------------------- reference tables
+
+TABLE_STYLE = """(selector) => {
+  const table = document.querySelector(selector);
+  const pick = (element, names) => {
+    const style = getComputedStyle(element);
+    return Object.fromEntries(names.map((name) => [name, style.getPropertyValue(name)]));
+  };
+  return {
+    table: pick(table, ["font-size", "border-top-width", "border-top-style", "border-top-color",
+                        "border-radius", "background-color"]),
+    th: pick(table.querySelector("th"), ["padding-top", "padding-left", "font-weight",
+                                         "text-align", "vertical-align", "min-width"]),
+    td: pick(table.querySelector("td"), ["padding-top", "padding-left", "border-top-width",
+                                         "border-top-color", "text-align", "vertical-align"]),
+  };
+}"""
+
+REFERENCE_SCROLL = """() => [...document.querySelectorAll(".calc-reference__table")].map((table) => {
+  const r = table.getBoundingClientRect();
+  return {right: r.right, overflowX: getComputedStyle(table).overflowX,
+          scrollWidth: table.scrollWidth, clientWidth: table.clientWidth};
+})"""
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_reference_tables_look_and_scroll_like_the_theme_tables(
+    page: Page, server: Server, language: str
+) -> None:
+    page.goto(server.url(page_path(language, "performance/")))
+    page.wait_for_function(THEME_MOUNTED)
+    theme = page.evaluate(TABLE_STYLE, ".md-typeset__table table")
+    page.goto(server.url(page_path(language, "automation/")))
+    page.wait_for_function(THEME_MOUNTED)
+    assert page.evaluate(TABLE_STYLE, ".calc-reference__table") == theme
+    page.set_viewport_size(PHONE)
+    tables = page.evaluate(REFERENCE_SCROLL)
+    assert tables
+    assert any(table["scrollWidth"] > table["clientWidth"] for table in tables)
+    for table in tables:
+        assert table["overflowX"] in {"auto", "scroll"}, table
+        assert table["right"] <= PHONE["width"], table
+
+
+# --------------------------------------------------------------- home cards
+
+CARDS = """() => {
+  const cards = [...document.querySelectorAll(".grid.cards > ul > li")];
+  const rows = new Map();
+  for (const card of cards) {
+    const top = Math.round(card.getBoundingClientRect().top);
+    rows.set(top, (rows.get(top) || 0) + 1);
+  }
+  return {cards: cards.length, rows: [...rows.values()]};
+}"""
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_home_cards_fill_their_grid(static_page: Page, server: Server, language: str) -> None:
+    """Every row of cards is full: one column, or all of them side by side."""
+    page = static_page
+    page.goto(server.url(page_path(language, "")))
+    for width in (390, 600, 768, 1024, 1280, 1440, 1920):
+        page.set_viewport_size({"width": width, "height": 900})
+        cards = page.evaluate(CARDS)
+        assert cards["cards"] >= 3
+        assert len(set(cards["rows"])) == 1, f"{width} px: {cards}"
+
+
+# --------------------------------------------------------------- the engine takes over
+
+POSITIONS = """() => {
+  const at = (element) => {
+    const r = element.getBoundingClientRect();
+    return [Math.round(r.left), Math.round(r.top + scrollY), Math.round(r.width),
+            Math.round(r.height)];
+  };
+  return [...document.querySelectorAll("form.calc")].map((form) => ({
+    form: at(form),
+    fields: [...form.querySelectorAll(".calc__field")].map(at),
+    results: at(form.querySelector(".calc__results")),
+    share: at(form.querySelector(".calc__share")),
+    shareShown: form.querySelector(".calc__share").checkVisibility({visibilityProperty: true}),
+  }));
+}"""
+
+AT_DOMCONTENTLOADED = f"""document.addEventListener("DOMContentLoaded", () => {{
+  window.__calcFirst = ({POSITIONS})();
+}});"""
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1280", "390"])
+def test_nothing_moves_when_the_engine_takes_over(
+    page: Page, server: Server, viewport: dict[str, int]
+) -> None:
+    """The copy-link button and the results are in place in the page as built: going
+    live moves no field, no result and no button."""
+    page.set_viewport_size(viewport)
+    page.add_init_script(AT_DOMCONTENTLOADED)
+    page.goto(server.url(page_path("en", "effective-batch-size/")))
+    page.wait_for_function(ALL_LIVE, timeout=BOOT_TIMEOUT_MS)
+    page.wait_for_function(THEME_MOUNTED)
+    first = page.evaluate("window.__calcFirst")
+    live = page.evaluate(POSITIONS)
+    assert all(form["share"][3] > 0 for form in first)
+    assert all(form["shareShown"] for form in live)
+    for form in (*first, *live):
+        del form["shareShown"]
+    assert live == first
+
+
+# --------------------------------------------------------------- colour schemes
+
+FIRST_PAINT = """document.addEventListener("DOMContentLoaded", () => {
+  window.__schemeAtDcl = document.body.getAttribute("data-md-color-scheme");
+  window.__themeAtDcl = "document$" in window;
+});"""
+
+
+@pytest.mark.parametrize("system", SCHEMES)
+def test_the_system_scheme_applies_before_the_theme_starts(
+    page: Page, server: Server, system: str
+) -> None:
+    """With no choice stored, the page is in the system's scheme from its first paint,
+    not only once Material's bundle (started after DOMContentLoaded) has run."""
+    page.emulate_media(color_scheme=system)  # type: ignore[arg-type]
+    page.add_init_script(FIRST_PAINT)
+    page.goto(server.url(page_path("fr", "pipeline-bubble/")))
+    page.wait_for_function(THEME_MOUNTED)
+    assert page.evaluate("window.__themeAtDcl") is False
+    assert page.evaluate("window.__schemeAtDcl") == SCHEMES[system]
+    assert page.evaluate("document.body.dataset.mdColorScheme") == SCHEMES[system]
+
+
+def named(toggle: Locator) -> str:
+    """The name of the toggle's current step: its option's label (the title is moved
+    into a tooltip while hovered)."""
+    name: str = toggle.evaluate("(label) => label.previousElementSibling.ariaLabel")
+    return name
+
+
+def test_the_toggle_cycles_system_light_dark_and_is_remembered(page: Page, server: Server) -> None:
+    """The toggle goes from the system's scheme to light, dark, and back; each step is
+    named, in the page's language, by what the next click does."""
+    page.emulate_media(color_scheme="dark")
+    page.goto(server.url(page_path("it", "")))
+    page.wait_for_function(THEME_MOUNTED)
+    scheme = "document.body.dataset.mdColorScheme"
+    toggle = page.locator("[data-md-component=palette] label:not([hidden])")
+    assert page.evaluate(scheme) == "slate"
+    assert named(toggle) == translate("Switch to light mode", "it")
+    toggle.click()
+    assert page.evaluate(scheme) == "default"
+    assert named(toggle) == translate("Switch to dark mode", "it")
+    toggle.click()
+    assert page.evaluate(scheme) == "slate"
+    assert named(toggle) == translate("Follow the system setting", "it")
+    page.reload()
+    page.wait_for_function(THEME_MOUNTED)
+    assert page.evaluate(scheme) == "slate"
+    assert named(toggle) == translate("Follow the system setting", "it")
+    page.emulate_media(color_scheme="light")
+    assert page.evaluate(scheme) == "slate"
+    toggle.click()
+    assert named(toggle) == translate("Switch to light mode", "it")
+    assert page.evaluate(scheme) == "default"
+
+
+AXE_CONTRAST = """async () => {
+  const result = await axe.run(document.querySelectorAll("form.calc"), {
+    runOnly: ["color-contrast"],
+    resultTypes: ["violations", "incomplete"],
+  });
+  const described = (results) => results.flatMap((rule) => rule.nodes.map(
+    (node) => `${node.target.join(" ")}: ${node.any.map((check) => check.message).join(" ")}`));
+  return {violations: described(result.violations), incomplete: described(result.incomplete)};
+}"""
+
+SHOW_EVERY_STATE = """(texts) => {
+  for (const form of document.querySelectorAll("form.calc")) {
+    // A warning and a note where the values typed do not bring them.
+    const warnings = form.querySelector("[data-warnings]");
+    if (!warnings.children.length) {
+      const warning = document.createElement("li");
+      warning.className = "calc__warning";
+      warning.textContent = texts.warning;
+      warnings.append(warning);
+    }
+    const note = form.querySelector(".calc__note");
+    if (note && !note.textContent) note.textContent = texts.note;
+  }
+}"""
+
+FOCUS_RING = """() => {
+  const luminance = (color) => {
+    const [r, g, b] = color.match(/[\\d.]+/g).slice(0, 3).map((c) => {
+      const v = Number(c) / 255;
+      return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const input = document.activeElement;
+  const ring = luminance(getComputedStyle(input).outlineColor);
+  const ground = luminance(getComputedStyle(document.body).backgroundColor);
+  const ratio = (Math.max(ring, ground) + 0.05) / (Math.min(ring, ground) + 0.05);
+  return {ratio, style: getComputedStyle(input).outlineStyle, name: input.name};
+}"""
+
+
+def set_scheme(page: Page, system: str) -> None:
+    """Have the system prefer ``system``; the page, following it, applies its scheme."""
+    page.emulate_media(color_scheme=system)  # type: ignore[arg-type]
+    page.wait_for_function(
+        "(scheme) => document.body.dataset.mdColorScheme === scheme", arg=SCHEMES[system]
+    )
+
+
+def assert_contrast(page: Page, where: str) -> None:
+    # From the top of the page, where no sticky header or results box overlaps a
+    # form's text (axe cannot tell the background of an overlapped element).
+    page.evaluate("window.scrollTo(0, 0)")
+    found: dict[str, Any] = page.evaluate(AXE_CONTRAST)
+    assert found["violations"] == [], where
+    assert found["incomplete"] == [], where
+
+
+@pytest.mark.parametrize(("language", "slug"), EVERY_CALCULATOR_PAGE)
+def test_every_part_of_the_calculators_is_readable_in_both_schemes(
+    page: Page, server: Server, language: str, slug: str
+) -> None:
+    """axe's color-contrast rule (WCAG AA) on the live forms, in the light and the dark
+    scheme, at 1280 and 390 px: results, then fields in error with stale results, a
+    warning and a note, then the loading and failed status lines."""
+    page.set_viewport_size(LAPTOP)
+    page.goto(server.url(page_path(language, slug)))
+    page.wait_for_function(ALL_LIVE, timeout=BOOT_TIMEOUT_MS)
+    page.wait_for_function(THEME_MOUNTED)
+    page.add_script_tag(path=str(AXE))
+    for system in SCHEMES:
+        set_scheme(page, system)
+        assert_contrast(page, f"ready, {system}")
+    # Every form in error: a field that is not a number.
+    forms = page.locator("form.calc")
+    for index in range(forms.count()):
+        forms.nth(index).locator("input[name]").first.fill("abc")
+    page.wait_for_function(
+        """() => [...document.querySelectorAll("form.calc")].every((form) =>
+             form.dataset.state === "invalid" && !form.hasAttribute("aria-busy")
+             && form.querySelector("[data-error-for]:not(:empty)"))""",
+        timeout=BOOT_TIMEOUT_MS,
+    )
+    page.evaluate(SHOW_EVERY_STATE, {"warning": "A warning. " * 8, "note": "A note. " * 8})
+    for viewport in (LAPTOP, PHONE):
+        page.set_viewport_size(viewport)
+        for system in SCHEMES:
+            set_scheme(page, system)
+            where = f"errors, {system}, {viewport['width']} px"
+            assert page.locator("form.calc.calc--stale").count() == forms.count(), where
+            assert_contrast(page, where)
+            # Reached with the keyboard, as :focus-visible wants.
+            field = page.locator("form.calc input[name]").nth(1)
+            field.focus()
+            page.keyboard.press("Shift+Tab")
+            page.keyboard.press("Tab")
+            ring = page.evaluate(FOCUS_RING)
+            assert ring["style"] != "none" and ring["ratio"] >= 3, f"focus ring, {where}: {ring}"
+    for state in ("loading", "failed"):
+        page.evaluate("(state) => document.querySelectorAll('form.calc').forEach("
+                      "(form) => { form.dataset.state = state; })", state)
+        for system in SCHEMES:
+            set_scheme(page, system)
+            assert_contrast(page, f"{state}, {system}")
