@@ -21,7 +21,7 @@ _TITLES = {
     "bytes": "Bytes before the engine, gzip (raw in brackets; other: search index, icons)",
     "engine": "The engine: what the worker downloads",
     "first-live": "First live result for a shared link, median of {runs} visits; ÷ floor: median"
-    " of the per-round ratios, with its {confidence} % bootstrap interval",
+    " of the per-round ratios, with its {confidence}% bootstrap interval",
     "phases": "Where the time goes (medians): worker created, Pyodide booted, then the rest",
     "recompute": "Recompute: input event to updated outputs",
     "lighthouse": "{lighthouse}, mobile: each page's median run by performance score",

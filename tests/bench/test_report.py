@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 from typing import Any
 
-from bench.pages import Form, recompute_steps, shared_link
+from bench.__main__ import _first_live
+from bench.pages import CalcPage, Form, recompute_steps, shared_link
 from bench.published import targets
 from bench.report import table
+from bench.timing import Run, Target
 
 FORM = Form(
     slug="data-parallel-scaling",
@@ -158,3 +161,57 @@ def test_a_skipped_part_is_left_out_and_a_missing_figure_is_said() -> None:
     assert "Recompute" not in text
     assert "Build time" not in text
     assert "not shown: the run lacks a measurement of the phases table" in text
+
+
+class FakeTimer:
+    """Visits that take 1,000 ms on the floor and 1,100 to 1,300 ms on the page, by round."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.visits: list[tuple[str, str]] = []
+
+    def run(self, target: Target, kind: str) -> Run:
+        self.visits.append((kind, target.name))
+        rounds = sum(name == target.name for _, name in self.visits if _ == kind)
+        live = 1000.0 if target.name == "floor" else 1000.0 + 100 * rounds
+        marks = {"bench:worker": 100.0, "bench:runtime": 900.0}
+        return Run(live, 200.0, marks, ["/x"] if kind == "cold" else [], 0)
+
+    def cold(self, target: Target) -> Run:
+        return self.run(target, "cold")
+
+    def primed(self, target: Target) -> Path:
+        self.visits.append(("primed", target.name))
+        folder = self.folder / target.name.strip("/")
+        folder.mkdir()
+        return folder
+
+    def visit(self, folder: Path, target: Target) -> Run:
+        assert folder.exists()
+        return self.run(target, "warm")
+
+
+def test_first_live_visits_in_rounds_and_compares_each_round_with_its_floor(
+    tmp_path: Path,
+) -> None:
+    page = CalcPage(path="p/", language="fr", forms=(FORM,))
+    floor = Target("floor", "bench-floor/", "body", "output", ("2",))
+    timer = FakeTimer(tmp_path)
+    found = _first_live(timer, floor, [page], 3)  # type: ignore[arg-type]
+    order = [name for kind, name in timer.visits if kind == "cold"]
+    assert order == ["floor", "p/", "p/", "floor", "floor", "p/"]
+    assert [kind for kind, _ in timer.visits][6:8] == ["primed", "primed"]
+    assert not any(tmp_path.iterdir())  # the warm profiles are removed
+    entry = found["p/"]
+    assert entry["cold"] == [1100.0, 1200.0, 1300.0]
+    assert entry["cold_ratios"] == [1.1, 1.2, 1.3]
+    assert entry["cold_ratio"] == 1.2
+    assert entry["cold_ratio_fastest"] == 1.1
+    assert entry["cold_phases"] == {
+        "worker_start": 100.0,
+        "runtime_boot": 800.0,
+        "after_boot": 300.0,
+    }
+    assert found["floor"]["warm_median"] == 1000.0
+    assert "warm_ratio" not in found["floor"]
+    assert found["floor"]["warm_requests"] == []
