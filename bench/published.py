@@ -114,7 +114,7 @@ _WORDS = {
         "range": "{low} to {high}",
         "pages": "{count} of {total} pages",
         "lowest": "{pages}; the lowest: {scores}",
-        "requests": "requests that reached the server: {count}",
+        "requests": "files requested from the server: {count}",
         "engine only": "the runtime, the wheel and the worker only",
         "prerendered": "Example results in the initial HTML, shown with the first paint",
         "first live": "First live result, {visit}: at most {limit} the floor",
@@ -138,7 +138,7 @@ _WORDS = {
         "range": "de {low} à {high}",
         "pages": "{count} pages sur {total}",
         "lowest": f"{{pages}}{_NNBSP}; la plus basse{_NBSP}: {{scores}}",
-        "requests": f"requêtes parvenues au serveur{_NBSP}: {{count}}",
+        "requests": f"fichiers demandés au serveur{_NBSP}: {{count}}",
         "engine only": "l’environnement, la wheel et le worker seulement",
         "prerendered": "Résultats de l’exemple dans le HTML initial, affichés dès le premier rendu",
         "first live": f"Premier résultat vivant {{visit}}{_NBSP}: au plus {{limit}} le plancher",
@@ -164,7 +164,7 @@ _WORDS = {
         "range": "da {low} a {high}",
         "pages": "{count} pagine su {total}",
         "lowest": "{pages}; la più bassa: {scores}",
-        "requests": "richieste arrivate al server: {count}",
+        "requests": "file chiesti al server: {count}",
         "engine only": "solo runtime, wheel e worker",
         "prerendered": "Risultati dell’esempio nell’HTML iniziale, visibili dal primo rendering",
         "first live": "Primo risultato attivo {visit}: al massimo {limit} il limite",
@@ -255,16 +255,18 @@ def targets(results: dict[str, Any], language: str = "en") -> list[tuple[str, st
         found.append((f.words[key].format(limit=limit, visit=visit), measured, holds))
 
     pages = results["pages"]
-    shown = sum(bool(page["prerendered"]) for page in pages.values())
-    add("prerendered", f.words["pages"].format(count=shown, total=len(pages)), shown == len(pages))
+    static = [_code(path) for path, page in pages.items() if not page["prerendered"]]
+    shown = f.words["pages"].format(count=len(pages) - len(static), total=len(pages))
+    add("prerendered", ", ".join([shown, *static]), not static)
     if live := results.get("first_live"):
         limit = LIMITS["first_live_ratio"]
         for visit in ("cold", "warm"):
             ratios = sorted(v[f"{visit}_ratio"] for k, v in live.items() if k != "floor")
             shown_ratios = f.range([f.ratio(r) for r in ratios])
             add("first live", shown_ratios, ratios[-1] <= limit, f.ratio(limit), f.words[visit])
-        requests = sum(len(v["warm_requests"]) for v in live.values())
-        add("cache", f.words["requests"].format(count=f.count(requests)), not requests)
+        paths = sorted({path for v in live.values() for path in v["warm_requests"]})
+        served = f.words["requests"].format(count=f.count(len(paths)))
+        add("cache", ", ".join([served, *map(_code, paths)]), not paths)
     if recompute := results.get("recompute"):
         p95 = sorted(v["p95"] for v in recompute.values())
         limit = LIMITS["recompute_p95_ms"]

@@ -215,3 +215,16 @@ def test_first_live_visits_in_rounds_and_compares_each_round_with_its_floor(
     assert found["floor"]["warm_median"] == 1000.0
     assert "warm_ratio" not in found["floor"]
     assert found["floor"]["warm_requests"] == []
+
+
+def test_a_page_without_its_example_and_a_warm_download_are_named() -> None:
+    data = results()
+    data["pages"]["p/"]["prerendered"] = False
+    data["first_live"]["p/"]["warm_requests"] = ["/assets/pyodide.asm.wasm"]
+    missed = {target: measured for target, measured, holds in targets(data) if not holds}
+    assert missed["Example results in the initial HTML, shown with the first paint"] == (
+        "0 of 1 pages, `p/`"
+    )
+    assert missed["Warm visits served by the HTTP cache, WebAssembly included"] == (
+        "files requested from the server: 1, `/assets/pyodide.asm.wasm`"
+    )
