@@ -131,6 +131,9 @@ WARNINGS: Mapping[str, str] = MappingProxyType(
         "super_linear": (
             "efficiency above 100 % (super-linear scaling): check the single-device baseline"
         ),
+        "latency_bound": (
+            "latency exceeds bandwidth time in the all-reduce: fewer, larger buckets would cut it"
+        ),
     }
 )
 """Warning codes (``warnings`` of a success reply), with English wording."""

@@ -39,6 +39,11 @@ UNITS: Mapping[str, str] = MappingProxyType(
         "stages": "stage",
         "micro-batches": "micro-batch",
         "chunks": "chunk",
+        "bytes": "byte",
+        "GB/s": "GB/s",
+        "MB": "MB",
+        "ms": "ms",
+        "µs": "µs",
         "%": "%",
     }
 )

@@ -171,6 +171,48 @@ _EB_GLOBAL = {
 }
 
 
+# The estimate's reference: 1e9 values in bf16 (2 GB of gradients) over 64 devices at
+# 50 GB/s, no latency, 1 000 ms of compute, no overlap: T = 2·63/64 · 2e9 B / 50e9 B/s.
+_DP_EST = {
+    "mode": "estimate",
+    "parameters": "1e9",
+    "bytes_per_value": "2",
+    "devices": "64",
+    "bus_bandwidth": "50",
+    "latency": "0",
+    "bucket_size": "25",
+    "compute_time": "1000",
+    "overlap": "0",
+}
+_DP_EST_NAMES = (
+    "calls",
+    "bandwidth_time",
+    "latency_time",
+    "allreduce_time",
+    "exposed_time",
+    "efficiency",
+    "speedup",
+)
+
+
+def _estimate(
+    case_id: str,
+    changes: dict[str, object],
+    outputs: tuple[Number, ...],
+    show: tuple[str, ...],
+    warnings: tuple[str, ...] = (),
+) -> Known:
+    return Known(
+        f"dp-estimate-{case_id}",
+        DP,
+        {**_DP_EST, **changes},
+        "estimate",
+        dict(zip(_DP_EST_NAMES, outputs, strict=True)),
+        dict(zip(_DP_EST_NAMES, show, strict=True)),
+        warnings,
+    )
+
+
 def _pipeline(
     schedule: tuple[int, int, int], overhead: float, idle: float, show: list[str]
 ) -> Known:
@@ -337,6 +379,156 @@ KNOWN: tuple[Known, ...] = (
     _pipeline((1, 1, 1), 0, 0, ["0", "0", "1"]),
     _pipeline((8, 1, 1), 700, 87.5, ["7", "0.875", "0.125"]),
     _pipeline((4, 6, 1), 50, 300 / 9, ["0.5", "0.3333", "0.6667"]),
+    # Data-parallel scaling, estimated: T = 2(d−1)/d · P·b / B + k · 2(d−1) · α,
+    # X = max(0, T − o·C), E = C / (C + X).
+    _estimate(
+        "reference-1e9-bf16-64-devices-50-gbps",
+        {},
+        (80, 78.75, 0.0, 78.75, 78.75, 100_000 / 1078.75, 64_000 / 1078.75),
+        ("80", "78.75", "0", "78.75", "78.75", "0.927", "59.33"),
+    ),
+    _estimate(
+        "json-numbers",
+        {
+            "parameters": 1_000_000_000,
+            "bytes_per_value": 2,
+            "devices": 64,
+            "bus_bandwidth": 50.0,
+            "latency": 0,
+            "bucket_size": 25,
+            "compute_time": 1000,
+            "overlap": 0,
+        },
+        (80, 78.75, 0.0, 78.75, 78.75, 100_000 / 1078.75, 64_000 / 1078.75),
+        ("80", "78.75", "0", "78.75", "78.75", "0.927", "59.33"),
+    ),
+    _estimate(
+        # However slow the link and long the latency, one device sends nothing.
+        "one-device-communicates-nothing",
+        {"devices": "1", "bus_bandwidth": "0.001", "latency": "1000", "bucket_size": "1"},
+        (2000, 0.0, 0.0, 0.0, 0.0, 100.0, 1.0),
+        ("2000", "0", "0", "0", "0", "1", "1"),
+    ),
+    _estimate(
+        # 400 calls of 1 MB, each 2·511 steps of 5 µs: 2 044 ms of latency for 8 ms of data.
+        "latency-dominated-many-small-buckets",
+        {
+            "parameters": "1e8",
+            "bytes_per_value": "4",
+            "devices": "512",
+            "bus_bandwidth": "100",
+            "latency": "5",
+            "bucket_size": "1",
+            "compute_time": "500",
+        },
+        (
+            400,
+            7.984375,
+            2044.0,
+            2051.984375,
+            2051.984375,
+            50_000 / 2551.984375,
+            256_000 / 2551.984375,
+        ),
+        ("400", "7.984", "2044", "2051.984", "2051.984", "0.1959", "100.31"),
+        ("latency_bound",),
+    ),
+    _estimate(
+        # The same gradients in one call (bucket size 0): latency no longer dominates.
+        "latency-cut-by-one-call",
+        {
+            "parameters": "1e8",
+            "bytes_per_value": "4",
+            "devices": "512",
+            "bus_bandwidth": "100",
+            "latency": "5",
+            "bucket_size": "0",
+            "compute_time": "500",
+        },
+        (1, 7.984375, 5.11, 13.094375, 13.094375, 50_000 / 513.094375, 256_000 / 513.094375),
+        ("1", "7.984", "5.11", "13.094", "13.094", "0.9745", "498.93"),
+    ),
+    _estimate(
+        "full-overlap-hides-everything",
+        {"overlap": "100"},
+        (80, 78.75, 0.0, 78.75, 0.0, 100.0, 64.0),
+        ("80", "78.75", "0", "78.75", "0", "1", "64"),
+    ),
+    _estimate(
+        "partial-overlap-hides-50-ms",
+        {"overlap": "5"},
+        (80, 78.75, 0.0, 78.75, 28.75, 100_000 / 1028.75, 64_000 / 1028.75),
+        ("80", "78.75", "0", "78.75", "28.75", "0.9721", "62.21"),
+    ),
+    _estimate(
+        # Bucket size 0: the whole 2 GB in one call, 2·63 steps of 10 µs.
+        "bucket-size-0-one-call",
+        {"latency": "10", "bucket_size": "0"},
+        (1, 78.75, 1.26, 80.01, 80.01, 100_000 / 1080.01, 64_000 / 1080.01),
+        ("1", "78.75", "1.26", "80.01", "80.01", "0.9259", "59.26"),
+    ),
+    _estimate(
+        # 4.1 MB of gradients in 4.1 MB buckets is one call; 4.1 × 1e6 in binary is 2.
+        "calls-exact-for-decimal-bucket",
+        {
+            "parameters": "4100000",
+            "bytes_per_value": "1",
+            "devices": "2",
+            "bus_bandwidth": "1",
+            "latency": "1",
+            "bucket_size": "4.1",
+        },
+        (1, 4.1, 0.002, 4.1 + 0.002, 4.1 + 0.002, 100_000 / 1004.102, 2000 / 1004.102),
+        ("1", "4.1", "0.002", "4.102", "4.102", "0.9959", "1.99"),
+    ),
+    _estimate(
+        # A call carries at least one value: buckets smaller than a value give P calls.
+        "calls-at-most-one-per-value",
+        {
+            "parameters": "10",
+            "bytes_per_value": "4",
+            "devices": "2",
+            "bus_bandwidth": "1",
+            "latency": "1",
+            "bucket_size": "1e-9",
+            "compute_time": "1",
+        },
+        (10, 0.00004, 0.02, 0.02004, 0.02004, 100 / 1.02004, 2 / 1.02004),
+        ("10", "0", "0.02", "0.02", "0.02", "0.9804", "1.96"),
+        ("latency_bound",),
+    ),
+    _estimate(
+        # Every bound at its worst: finite times, and an efficiency still above zero.
+        "worst-case-stays-finite-and-positive",
+        {
+            "parameters": "1e15",
+            "bytes_per_value": "8",
+            "devices": "10000000",
+            "bus_bandwidth": "0.001",
+            "latency": "1000000",
+            "bucket_size": "1e-300",
+            "compute_time": "0.001",
+        },
+        (
+            10**15,
+            15_999_998_400_000.0,
+            1.9999998e25,
+            1.9999998e25 + 15_999_998_400_000.0,
+            1.9999998e25 + 15_999_998_400_000.0,
+            0.1 / (1.9999998e25 + 15_999_998_400_000.0),
+            10_000 / (1.9999998e25 + 15_999_998_400_000.0),
+        ),
+        (
+            "1000000000000000",
+            "15999998400000",
+            "19999998000000000000000000",
+            "19999998000015998000000000",
+            "19999998000015998000000000",
+            "0",
+            "0",
+        ),
+        ("latency_bound",),
+    ),
 )
 
 # --------------------------------------------------------------------------- refused requests
@@ -479,6 +671,55 @@ REFUSED: tuple[Refused, ...] = (
         ("measured", "above_maximum", 1e19),
     ),
     _error(
+        "dp-estimate-zero-bandwidth",
+        DP,
+        {**_DP_EST, "bus_bandwidth": "0"},
+        "estimate",
+        ("bus_bandwidth", "below_minimum", 0.001),
+    ),
+    _error(
+        "dp-estimate-negative-bandwidth-and-latency",
+        DP,
+        {**_DP_EST, "bus_bandwidth": "-50", "latency": "-1"},
+        "estimate",
+        ("bus_bandwidth", "below_minimum", 0.001),
+        ("latency", "below_minimum", 0),
+    ),
+    _error(
+        "dp-estimate-bad-values",
+        DP,
+        {
+            **_DP_EST,
+            "parameters": "0",
+            "bytes_per_value": "2.5",
+            "bucket_size": "-25",
+            "compute_time": "0",
+            "overlap": "100.5",
+        },
+        "estimate",
+        ("parameters", "below_minimum", 1),
+        ("bytes_per_value", "not_an_integer", None),
+        ("bucket_size", "below_minimum", 0),
+        ("compute_time", "below_minimum", 0.001),
+        ("overlap", "above_maximum", 100),
+    ),
+    _error(
+        "dp-estimate-above-maximum",
+        DP,
+        {**_DP_EST, "parameters": "1e16", "bytes_per_value": "16", "devices": "1e8"},
+        "estimate",
+        ("parameters", "above_maximum", 10**15),
+        ("bytes_per_value", "above_maximum", 8),
+        ("devices", "above_maximum", 10_000_000),
+    ),
+    _error(
+        "dp-estimate-efficiency-is-not-an-input",
+        DP,
+        {**_DP_EST, "efficiency": "90"},
+        "estimate",
+        ("efficiency", "unknown_field", None),
+    ),
+    _error(
         "eb-global-world-not-divisible",
         EB,
         {**_EB_GLOBAL, "world_size": 100, "tensor_parallel": 8},
@@ -561,7 +802,7 @@ BOUNDARY: tuple[Refused, ...] = (
     Refused(
         "web-unknown-mode",
         DP,
-        {**_DP_BASE, "mode": "estimate"},
+        {**_DP_BASE, "mode": "simulate"},
         None,
         (("mode", "unknown_mode", None),),
     ),
@@ -603,8 +844,24 @@ _FIELDS = (
     "stages",
     "micro_batches",
     "chunks",
+    "parameters",
+    "bytes_per_value",
+    "bus_bandwidth",
+    "latency",
+    "bucket_size",
+    "compute_time",
+    "overlap",
 )
-_MODES = ("predict", "measure", "global-batch", "accumulation", "bubble", "nope", "")
+_MODES = (
+    "predict",
+    "measure",
+    "estimate",
+    "global-batch",
+    "accumulation",
+    "bubble",
+    "nope",
+    "",
+)
 _CHARS = "0123456789" * 4 + ".eE+-_ ,x%\t١٢６\u00a0\u2212"
 _ATOMS: tuple[object, ...] = (
     None,
@@ -657,6 +914,18 @@ def _plausible(rng: random.Random, slug: str) -> dict[str, object]:
     """A request that mostly computes, so that both runtimes also agree on results."""
     if slug == DP:
         devices, throughput = rng.randrange(1, 5000), round(rng.uniform(0.1, 5000), 2)
+        if rng.randrange(3) == 0:
+            return {
+                "mode": "estimate",
+                "parameters": rng.choice((10**6, 10**8, 10**9, 7 * 10**9, 70 * 10**9)),
+                "bytes_per_value": rng.choice((2, 4)),
+                "devices": devices,
+                "bus_bandwidth": round(rng.uniform(1, 500), rng.randrange(3)),
+                "latency": rng.choice((0, 3.4, 14, round(rng.uniform(0, 50), 1))),
+                "bucket_size": rng.choice((0, 1, 25, 26.2144, 100, round(rng.uniform(0, 500), 2))),
+                "compute_time": round(rng.uniform(1, 5000), 1),
+                "overlap": rng.choice((0, 50, 100, round(rng.uniform(0, 100), 1))),
+            }
         if rng.randrange(2):
             return {
                 "devices": devices,

@@ -1,16 +1,29 @@
-"""Data-parallel scaling: I = d·v, A = I·E, S = d·E, and E = A / (d·v) when measured."""
+"""Data-parallel scaling: I = d·v, A = I·E, S = d·E, E = A / (d·v) when measured, and the
+all-reduce estimate E = C / (C + X)."""
 
 from __future__ import annotations
 
 import json
 import math
+from fractions import Fraction
 
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from calculator import InvalidInputs, evaluate, get, run
-from calculator.calculators.data_parallel_scaling import MAX_DEVICES, MAX_THROUGHPUT
+from calculator.calculators.data_parallel_scaling import (
+    MAX_BUCKET_SIZE,
+    MAX_BUS_BANDWIDTH,
+    MAX_BYTES_PER_VALUE,
+    MAX_COMPUTE_TIME,
+    MAX_DEVICES,
+    MAX_LATENCY,
+    MAX_PARAMETERS,
+    MAX_THROUGHPUT,
+    MIN_BUS_BANDWIDTH,
+    MIN_COMPUTE_TIME,
+)
 from tests import cases
 
 SLUG = "data-parallel-scaling"
@@ -131,3 +144,167 @@ def test_float_noise_at_exactly_100_percent_is_not_super_linear() -> None:
     reply = json.loads(evaluate(SLUG, json.dumps(request)))
     assert reply["display"]["efficiency"] == "1"
     assert reply["warnings"] == []
+
+
+# --------------------------------------------------------------------------- estimate
+
+ESTIMATE = CALCULATOR.mode("estimate")
+
+parameters = st.integers(min_value=1, max_value=MAX_PARAMETERS)
+value_bytes = st.integers(min_value=1, max_value=MAX_BYTES_PER_VALUE)
+bandwidths = st.floats(min_value=MIN_BUS_BANDWIDTH, max_value=MAX_BUS_BANDWIDTH)
+latencies = st.floats(min_value=0, max_value=MAX_LATENCY)
+buckets = st.floats(min_value=0, max_value=MAX_BUCKET_SIZE) | st.sampled_from([0, 1, 25, 4.1])
+compute_times = st.floats(min_value=MIN_COMPUTE_TIME, max_value=MAX_COMPUTE_TIME)
+overlaps = st.floats(min_value=0, max_value=100)
+
+
+@st.composite
+def estimates(draw: st.DrawFn) -> dict[str, float]:
+    """Any request the estimate's bounds accept."""
+    return {
+        "parameters": draw(parameters),
+        "bytes_per_value": draw(value_bytes),
+        "devices": draw(devices),
+        "bus_bandwidth": draw(bandwidths),
+        "latency": draw(latencies),
+        "bucket_size": draw(buckets),
+        "compute_time": draw(compute_times),
+        "overlap": draw(overlaps),
+    }
+
+
+def _estimate(request: dict[str, float]) -> dict[str, float]:
+    values = run(ESTIMATE, request).values
+    return {name: value for name, value in values.items() if value is not None}
+
+
+def test_estimate_reference_64_devices_bf16_50_gbps() -> None:
+    values = _estimate(
+        {
+            "parameters": "1e9",
+            "bytes_per_value": 2,
+            "devices": 64,
+            "bus_bandwidth": 50,
+            "latency": 0,
+            "bucket_size": 25,
+            "compute_time": 1000,
+            "overlap": 0,
+        }
+    )
+    assert values["allreduce_time"] == 78.75
+    assert values["exposed_time"] == 78.75
+    assert round(values["efficiency"], 2) == 92.70
+
+
+@given(estimates())
+def test_estimated_efficiency_is_in_0_100_and_every_result_finite(
+    request: dict[str, float],
+) -> None:
+    values = _estimate(request)
+    assert all(math.isfinite(value) for value in values.values())
+    assert 0 < values["efficiency"] <= 100
+    assert 0 < values["speedup"] <= request["devices"]
+    assert values["speedup"] == pytest.approx(request["devices"] * values["efficiency"] / 100)
+
+
+@given(estimates())
+def test_the_all_reduce_time_is_exactly_its_two_parts(request: dict[str, float]) -> None:
+    values = _estimate(request)
+    assert values["allreduce_time"] == values["bandwidth_time"] + values["latency_time"]
+    assert 0 <= values["exposed_time"] <= values["allreduce_time"]
+    hidden = request["overlap"] * request["compute_time"] / 100
+    if hidden >= values["allreduce_time"] * (1 + 1e-9):
+        assert values["exposed_time"] == 0
+        assert values["efficiency"] == 100
+
+
+@given(estimates())
+def test_calls_are_the_exact_ceiling_one_for_bucket_0_and_at_most_one_per_value(
+    request: dict[str, float],
+) -> None:
+    calls = _estimate(request)["calls"]
+    size = request["parameters"] * request["bytes_per_value"]
+    bucket = Fraction(repr(float(request["bucket_size"]))) * 10**6
+    assert isinstance(calls, int)
+    if bucket == 0:
+        assert calls == 1
+    else:
+        assert calls == min(request["parameters"], math.ceil(size / bucket))
+    assert 1 <= calls <= request["parameters"]
+
+
+@given(estimates())
+def test_estimate_agrees_with_the_formula_in_floating_point(request: dict[str, float]) -> None:
+    values = _estimate(request)
+    d, calls = request["devices"], values["calls"]
+    size = request["parameters"] * request["bytes_per_value"]
+    bandwidth = 2 * (d - 1) / d * size / (request["bus_bandwidth"] * 1e9) * 1e3
+    latency = calls * 2 * (d - 1) * request["latency"] / 1e3
+    total = bandwidth + latency
+    exposed = max(0.0, total - request["overlap"] / 100 * request["compute_time"])
+    assert values["bandwidth_time"] == pytest.approx(bandwidth, rel=1e-12)
+    assert values["latency_time"] == pytest.approx(latency, rel=1e-12)
+    # Where T and the hidden part nearly cancel, X is an absolute difference.
+    assert values["exposed_time"] == pytest.approx(exposed, rel=1e-9, abs=total * 1e-12)
+    compute = request["compute_time"]
+    assert values["efficiency"] == pytest.approx(
+        100 * compute / (compute + values["exposed_time"]), rel=1e-12
+    )
+
+
+@given(estimates(), devices)
+def test_estimated_efficiency_never_rises_with_more_devices(
+    request: dict[str, float], other: int
+) -> None:
+    fewer, more = sorted((request["devices"], other))
+    low = _estimate({**request, "devices": fewer})
+    high = _estimate({**request, "devices": more})
+    assert high["efficiency"] <= low["efficiency"]
+    assert high["allreduce_time"] >= low["allreduce_time"]
+
+
+@given(estimates(), latencies, bandwidths, overlaps)
+def test_estimated_efficiency_moves_the_right_way_with_each_input(
+    request: dict[str, float], latency: float, bandwidth: float, overlap: float
+) -> None:
+    base = _estimate(request)["efficiency"]
+    slower = _estimate({**request, "latency": max(latency, request["latency"])})
+    narrower = _estimate({**request, "bus_bandwidth": min(bandwidth, request["bus_bandwidth"])})
+    hidden = _estimate({**request, "overlap": max(overlap, request["overlap"])})
+    assert slower["efficiency"] <= base
+    assert narrower["efficiency"] <= base
+    assert hidden["efficiency"] >= base
+
+
+@given(estimates())
+def test_one_device_communicates_nothing(request: dict[str, float]) -> None:
+    values = _estimate({**request, "devices": 1})
+    assert values["allreduce_time"] == values["exposed_time"] == 0
+    assert values["efficiency"] == 100
+    assert values["speedup"] == 1
+
+
+@given(estimates())
+def test_latency_warning_exactly_when_latency_outweighs_bandwidth(
+    request: dict[str, float],
+) -> None:
+    result = run(ESTIMATE, request)
+    bandwidth, latency = result.values["bandwidth_time"], result.values["latency_time"]
+    assert bandwidth is not None
+    assert latency is not None
+    warned = result.warnings == ("latency_bound",)
+    assert warned or result.warnings == ()
+    # Rounding to float keeps order: a strict float inequality is a strict exact one.
+    if latency > bandwidth:
+        assert warned
+    if warned:
+        assert latency >= bandwidth
+
+
+def test_bucket_size_is_read_as_the_decimal_typed() -> None:
+    # 4.1 MB of gradients in buckets of 4.1 MB: one call, though 4.1 * 1e6 < 4_100_000.
+    request = {**cases._DP_EST, "parameters": "4100000", "bytes_per_value": "1"}
+    request.pop("mode")
+    assert _estimate({**request, "bucket_size": "4.1"})["calls"] == 1
+    assert _estimate({**request, "bucket_size": "4.0999999"})["calls"] == 2

@@ -35,6 +35,10 @@ UI: dict[str, str] = {
         "from the data (each node caches its share of the dataset) or from a wrong baseline: "
         "check the single-device measurement first."
     ),
+    "latency_bound": (
+        "Latency outweighs bandwidth in this all-reduce: every call pays 2(d−1) ring steps. "
+        "Fewer, larger calls (a larger bucket size) would shorten it."
+    ),
     # States of the widget (form[data-state]).
     "static": "Example: results for the values shown.",
     "loading": "Loading the calculator…",
@@ -182,6 +186,35 @@ _FR: dict[str, str] = {
     "Bubble relative to ideal compute time": "Bulle rapportée au temps de calcul idéal",
     "Idle share of the step": "Part d’inactivité du pas",
     "Pipeline efficiency": "Efficacité du pipeline",
+    # The all-reduce estimate of data-parallel scaling.
+    UI["latency_bound"]: (
+        "Dans cette réduction globale, la latence pèse plus que le débit\u00a0: chaque appel "
+        "paie 2(d−1) étapes de l’anneau. Des appels moins nombreux et plus gros (des "
+        "paquets plus grands) la raccourciraient."
+    ),
+    "Estimated from a ring all-reduce": "Estimation par une réduction globale en anneau",
+    "Gradients": "Gradients",
+    "Interconnect": "Interconnexion",
+    "Compute": "Calcul",
+    "Gradient values (parameters)": "Valeurs de gradient (paramètres)",
+    "Bytes per gradient value": "Octets par valeur de gradient",
+    "Bus bandwidth": "Bande passante de bus",
+    "Latency per ring step": "Latence par étape de l’anneau",
+    "Bucket size": "Taille des paquets",
+    "Compute time per step": "Temps de calcul par pas",
+    "Overlap with compute": "Recouvrement par le calcul",
+    "All-reduce calls per step": "Appels de réduction globale par pas",
+    "Bandwidth time": "Temps dû au débit",
+    "Latency time": "Temps dû à la latence",
+    "All-reduce time": "Durée de la réduction globale",
+    "Exposed communication": "Communication non masquée",
+    "Estimated efficiency (upper bound)": "Efficacité estimée (borne supérieure)",
+    "bytes": "octets",
+    "byte": "octet",
+    "GB/s": "Go/s",
+    "MB": "Mo",
+    "ms": "ms",
+    "\u00b5s": "\u00b5s",
     # Units.
     "devices": "accélérateurs",
     "device": "accélérateur",
@@ -309,6 +342,35 @@ _IT: dict[str, str] = {
     "Bubble relative to ideal compute time": "Bolla rispetto al tempo di calcolo ideale",
     "Idle share of the step": "Quota inattiva del passo",
     "Pipeline efficiency": "Efficienza della pipeline",
+    # The all-reduce estimate of data-parallel scaling.
+    UI["latency_bound"]: (
+        "In questo all-reduce la latenza pesa più della banda: ogni chiamata paga 2(d−1) "
+        "passi dell’anello. Chiamate più grandi e meno numerose (bucket più grandi) lo "
+        "accorcerebbero."
+    ),
+    "Estimated from a ring all-reduce": "Stima da un all-reduce ad anello",
+    "Gradients": "Gradienti",
+    "Interconnect": "Interconnessione",
+    "Compute": "Calcolo",
+    "Gradient values (parameters)": "Valori del gradiente (parametri)",
+    "Bytes per gradient value": "Byte per valore del gradiente",
+    "Bus bandwidth": "Banda di bus",
+    "Latency per ring step": "Latenza per passo dell’anello",
+    "Bucket size": "Dimensione dei bucket",
+    "Compute time per step": "Tempo di calcolo per passo",
+    "Overlap with compute": "Sovrapposizione con il calcolo",
+    "All-reduce calls per step": "Chiamate all-reduce per passo",
+    "Bandwidth time": "Tempo dovuto alla banda",
+    "Latency time": "Tempo dovuto alla latenza",
+    "All-reduce time": "Durata dell’all-reduce",
+    "Exposed communication": "Comunicazione non nascosta",
+    "Estimated efficiency (upper bound)": "Efficienza stimata (limite superiore)",
+    "bytes": "byte",
+    "byte": "byte",
+    "GB/s": "GB/s",
+    "MB": "MB",
+    "ms": "ms",
+    "\u00b5s": "\u00b5s",
     "devices": "dispositivi",
     "device": "dispositivo",
     "sample/s": "campione/s",
