@@ -169,7 +169,7 @@ def test_bad_input_message_names_the_flag_and_words_the_code(
         ["no-such-calculator"],
         ["data-parallel-scaling", "--no-such-input", "1"],
         ["data-parallel-scaling", "--devices"],
-        ["data-parallel-scaling", "estimate"],
+        ["data-parallel-scaling", "simulate"],
     ],
     ids=repr,
 )
