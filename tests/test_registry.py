@@ -214,7 +214,7 @@ def _in_bounds(spec: Input) -> st.SearchStrategy[object]:
 EXAMPLES_PER_MODE = 10_000
 """Examples each mode's registry-wide property draws in one run of the tests: every
 calculator has one mode or more, so each gets at least this many. Measured on 2 shared
-cores: about 30 s of CPU per mode under coverage (./dev test), 19 s without."""
+cores: 25 to 50 s of CPU per mode under coverage (./dev test), about 20 s without."""
 
 
 @by_mode
