@@ -1,9 +1,9 @@
 """Fixtures of the browser suite: the built site, a local server, chromium.
 
 The site is built once per session with ``mkdocs build --strict`` into a
-temporary folder and served on 127.0.0.1 by the benchmark's server
-(``bench/server.py``: the MIME types the engine needs, gzip and caching as on
-GitHub Pages). A second server publishes the same folder under ``/repo/``
+temporary folder and served on 127.0.0.1 by the shared test server
+(``tests/support/server.py``: the MIME types the engine needs, gzip and caching
+as on GitHub Pages). A second server publishes the same folder under ``/repo/``
 only, as a project site on GitHub Pages would be.
 
 Every test gets a fresh browser context from one shared chromium; the

@@ -16,7 +16,7 @@ import pytest
 from calcsite.engine import RUNTIME_FILES, copy_runtime, pyodide_version
 from playwright.sync_api import Browser
 
-from bench.server import Server, start
+from tests.support.server import Server, start
 
 from .conftest import ROOT, Recorder, _context, build_site
 from .expected import field_text, page_path, static_forms

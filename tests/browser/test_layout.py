@@ -20,7 +20,7 @@ import pytest
 from chrome import WORDS, translate
 from playwright.sync_api import Browser, Locator, Page
 
-from bench.server import Server, start
+from tests.support.server import Server, start
 
 from .conftest import PREFIX, ROOT, Recorder, _check, _context, build_site
 from .expected import CALCULATOR_PAGES, LANGUAGES, page_path
