@@ -52,7 +52,8 @@ def test_math_becomes_mathml() -> None:
 
 def test_reference_table_lists_every_input_with_bounds_and_default() -> None:
     html = expand("<!-- md:reference data-parallel-scaling -->", page("fr"))
-    assert html.count("<table") == 4  # inputs and outputs of two modes
+    modes = CALCULATORS["data-parallel-scaling"].modes
+    assert html.count("<table") == 2 * len(modes)  # inputs and outputs of every mode
     assert "<code>efficiency</code>" in html
     assert "Un nombre supérieur à 0, jusqu’à 100." in html
     # A limit that depends on other inputs is named, not quoted as a number.
