@@ -16,7 +16,7 @@ from decimal import Decimal
 from . import __version__
 from .errors import WARNINGS, english
 from .registry import CALCULATORS
-from .spec import Calculator, Input, Mode, Output, unit_for
+from .spec import SIGNS, Calculator, Input, Mode, Output, unit_for
 from .web import evaluate
 
 __all__ = ["main"]
@@ -126,7 +126,7 @@ def _input_help(spec: Input) -> str:
 
 
 def _output_unit(output: Output) -> str:
-    return {"percent": "%", "multiplier": "×"}.get(output.style, output.unit or "count")
+    return SIGNS.get(output.style, output.unit or "count")
 
 
 def _plain(value: float) -> str:
@@ -153,7 +153,5 @@ def _english(output: Output, text: str | None) -> str:
     number = Decimal(text)
     if output.style == "percent":
         number = number.scaleb(2)
-    suffix = {"percent": "%", "multiplier": "×"}.get(
-        output.style, f" {unit_for(output.unit, text)}" if output.unit else ""
-    )
+    suffix = SIGNS.get(output.style, f" {unit_for(output.unit, text)}" if output.unit else "")
     return format(number, ",f") + suffix

@@ -16,13 +16,31 @@ from typing import Literal
 
 from .errors import WARNINGS, SpecError, UnknownCalculatorError
 
-__all__ = ["UNITS", "Calculator", "Input", "Mode", "Output", "Result", "Style", "Value", "unit_for"]
+__all__ = [
+    "SIGNS",
+    "UNITS",
+    "Calculator",
+    "Input",
+    "Mode",
+    "Output",
+    "Result",
+    "Style",
+    "Value",
+    "unit_for",
+]
 
 Value = int | float
 """A parsed input value or a computed output value."""
 
 Style = Literal["number", "percent", "multiplier"]
 """How an output is displayed: a plain number, a percentage, or a factor (57.6×)."""
+
+SIGNS: Mapping[str, str] = MappingProxyType({"percent": "%", "multiplier": "×"})
+"""The sign an output of each non-number style carries instead of a unit.
+
+The site places ``%`` as CLDR says for the language (``37,5 %`` in French) and
+appends ``×``; the browser's worker holds the same ``×``, which a test checks.
+"""
 
 _NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
 _SLUG = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*\Z")

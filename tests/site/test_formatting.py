@@ -8,6 +8,9 @@ import pytest
 from calcsite.formatting import format_bound, format_day, format_output
 
 from calculator import Output
+from calculator.spec import SIGNS
+
+from .conftest import ROOT
 
 NUMBER = Output(name="n", label="N", digits=2)
 PERCENT = Output(name="p", label="P", style="percent", digits=2)
@@ -58,3 +61,10 @@ def test_format_bound(value: float, language: str, text: str) -> None:
 def test_format_day_is_long_and_localised() -> None:
     assert format_day(datetime.date(2026, 11, 30), "fr") == "30 novembre 2026"
     assert format_day(datetime.date(2026, 11, 30), "en") == "November 30, 2026"
+
+
+def test_the_workers_multiplier_sign_is_the_cores() -> None:
+    worker = (ROOT / "overrides" / "assets" / "javascripts" / "calculator-worker.mjs").read_text(
+        encoding="utf-8"
+    )
+    assert f'const TIMES = "{SIGNS["multiplier"]}";' in worker

@@ -22,7 +22,7 @@
 
 const STEPS = 3;
 const DASH = "—";
-const TIMES = "×";
+const TIMES = "×"; // calculator.spec.SIGNS["multiplier"]; tests/site/test_formatting.py checks
 let evaluate = null;
 
 const formatters = new Map();

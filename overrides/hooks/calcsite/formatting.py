@@ -24,7 +24,7 @@ from babel.numbers import (
 
 from calculator import Output, display_decimal
 from calculator.notation import Notation
-from calculator.spec import Value
+from calculator.spec import SIGNS, Value
 
 __all__ = [
     "format_bound",
@@ -39,8 +39,6 @@ __all__ = [
 # CLDR's minimumGroupingDigits, which browsers apply ("1234,5" in Italian) but
 # Babel 2.18 does not expose. Locales not listed group from four digits.
 _MIN_GROUPING = {"it": 2, "es": 2, "pl": 2, "pt_PT": 2}
-
-MULTIPLIER_SIGN = "×"
 
 
 def _grouped(shown: Decimal, language: str) -> bool:
@@ -73,7 +71,7 @@ def format_output(output: Output, value: Value | None, language: str) -> str:
             group_separator=_grouped(number.scaleb(2), language),
         )
     text = _decimal(number, language)
-    return text + MULTIPLIER_SIGN if output.style == "multiplier" else text
+    return text + SIGNS["multiplier"] if output.style == "multiplier" else text
 
 
 def format_bound(value: Value, language: str) -> str:

@@ -3,7 +3,7 @@
 The catalogs are keyed by the English text (as gettext is): labels, units and
 legends come from the core's declarations in English, the widget's own
 strings from :data:`UI`. English needs no catalog. A language is added by
-adding a catalog here (and its pages in ``docs/``); ``tests/test_messages.py``
+adding a catalog here (and its pages in ``docs/``); ``tests/site/test_messages.py``
 fails until every declared label, unit and legend is translated.
 """
 

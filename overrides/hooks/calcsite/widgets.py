@@ -17,7 +17,7 @@ from babel import Locale
 
 from calculator import Calculator, Input, Mode, Output, display_decimal, run
 from calculator.errors import ERRORS, NOTES, WARNINGS
-from calculator.spec import UNITS, Value
+from calculator.spec import SIGNS, UNITS, Value
 
 from .formatting import (
     format_bound,
@@ -273,9 +273,7 @@ def reference_context(calculator: Calculator, language: str) -> dict[str, Any]:
                     {
                         "spec": output,
                         "label": translate(language, output.label),
-                        "unit": {"percent": "%", "multiplier": "×"}.get(
-                            output.style, translate(language, output.unit)
-                        ),
+                        "unit": SIGNS.get(output.style, translate(language, output.unit)),
                     }
                     for output in mode.outputs
                 ],
