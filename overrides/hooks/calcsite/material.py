@@ -1,0 +1,108 @@
+"""Every place this site depends on Material for MkDocs' internals, in one list.
+
+Material for MkDocs is in maintenance mode (end of life May 2027). Each entry
+below is a contract the site relies on that Material does not document as
+stable: a template copied and changed, a string replaced in its rendered
+HTML, an internal of its JavaScript bundle. A move to Material's successor, or
+to another theme, starts from this list. ``tests/site/test_material.py`` fails
+when the installed Material is not :data:`VERSION`, so an upgrade is a
+deliberate step: recheck each entry, then change the version here and in
+``pyproject.toml``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["TOUCH_POINTS", "VERSION", "TouchPoint"]
+
+VERSION = "9.8.1"
+"""The mkdocs-material release every touch point was made for."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TouchPoint:
+    """One dependency on Material's internals."""
+
+    path: str
+    """The file of this project that holds it, from the repository root."""
+    marker: str
+    """Text that file contains where the dependency lives (the test checks it is there)."""
+    why: str
+    """What it does and what to check after an upgrade."""
+
+
+TOUCH_POINTS: tuple[TouchPoint, ...] = (
+    TouchPoint(
+        path="overrides/main.html",
+        marker="""replace('<script src="'""",
+        why=(
+            "The scripts block: Material's one hashed <script src> of its bundle is "
+            "replaced by theme-start.js, which inserts the bundle after DOMContentLoaded."
+        ),
+    ),
+    TouchPoint(
+        path="overrides/main.html",
+        marker="""replace('"base": "'""",
+        why=(
+            "The config block: the search index's base is the page language's root "
+            "(one index per language, calcsite.search)."
+        ),
+    ),
+    TouchPoint(
+        path="overrides/main.html",
+        marker="{% block site_meta %}",
+        why="Material's site_meta block, copied without the hreflang alternate links.",
+    ),
+    TouchPoint(
+        path="overrides/assets/javascripts/theme-start.js",
+        marker="window.document$.next(document)",
+        why=(
+            "Mounts the bundle's components by emitting Material's document$ observable "
+            "once (the bundle's own DOMContentLoaded listener never fires)."
+        ),
+    ),
+    TouchPoint(
+        path="overrides/hooks/calcsite/compile_hints.py",
+        marker="bundle",
+        why="Finds the bundle's hashed file name to mark it for eager compilation.",
+    ),
+    TouchPoint(
+        path="overrides/hooks/calcsite/search.py",
+        marker="search_index.json",
+        why="Splits Material's search index into one per language, in its format.",
+    ),
+    TouchPoint(
+        path="overrides/partials/search.html",
+        marker="mkdocs-material 9.8.1",
+        why="Material's search dialog, copied to give the dialog an accessible name.",
+    ),
+    TouchPoint(
+        path="overrides/partials/copyright.html",
+        marker="mkdocs-material 9.8.1",
+        why="Material's footer line, copied to put 'Made with' in the page's language.",
+    ),
+    TouchPoint(
+        path="overrides/partials/javascripts/palette.html",
+        marker="mkdocs-material 9.8.1",
+        why=(
+            "Material's palette script, copied to apply the system's colour scheme "
+            "before the first paint."
+        ),
+    ),
+    TouchPoint(
+        path="overrides/404.html",
+        marker='{% extends "main.html" %}',
+        why="Material's 404 page, replaced by one that links to each language's home.",
+    ),
+    TouchPoint(
+        path="overrides/hooks/chrome.py",
+        marker="permalink_title",
+        why=(
+            "Words Material takes from mkdocs.yml rather than its catalogs (permalink "
+            "title, palette toggle names), and the one 404.html mkdocs-static-i18n "
+            "would otherwise overwrite per language."
+        ),
+    ),
+)
+"""Each dependency on Material's internals, with where it lives."""
