@@ -36,63 +36,12 @@ def test_refused_values(case: cases.Refused) -> None:
     cases.verify(case, evaluate(SLUG, case.text))
 
 
-def test_global_batch_of_micro_2_accumulation_4_on_128_devices() -> None:
-    values = run(
-        GLOBAL,
-        {
-            "micro_batch": 2,
-            "accumulation_steps": 4,
-            "world_size": 128,
-            "tensor_parallel": 1,
-            "pipeline_parallel": 1,
-            "context_parallel": 1,
-            "sequence_length": 4096,
-        },
-    ).values
-    assert values == {"data_parallel": 128, "global_batch": 1024, "tokens_per_step": 4194304}
-
-
-def test_accumulation_for_1536_on_1536_devices_with_tp_8_pp_16() -> None:
-    values = run(
-        ACCUMULATION,
-        {
-            "global_batch": 1536,
-            "micro_batch": 1,
-            "world_size": 1536,
-            "tensor_parallel": 8,
-            "pipeline_parallel": 16,
-            "context_parallel": 1,
-            "sequence_length": 4096,
-        },
-    ).values
-    assert values["data_parallel"] == 12
-    assert values["accumulation_steps"] == 128
-
-
 @pytest.mark.parametrize("mode_name", ["global-batch", "accumulation"])
 @pytest.mark.parametrize("empty", ["", "   ", None])
 def test_empty_sequence_length_gives_no_token_count(mode_name: str, empty: str | None) -> None:
     mode = CALCULATOR.mode(mode_name)
     result = run(mode, {**mode.defaults(), "sequence_length": empty})
     assert result.values["tokens_per_step"] is None
-
-
-def test_world_size_not_divisible_by_tp_pp_cp_names_the_split_as_bound() -> None:
-    raw = {**GLOBAL.defaults(), "world_size": 100, "tensor_parallel": 4, "pipeline_parallel": 4}
-    with pytest.raises(InvalidInputs) as raised:
-        run(GLOBAL, raw)
-    assert [e.as_dict() for e in raised.value.errors] == [
-        {"field": "world_size", "code": "not_divisible", "bound": 16}
-    ]
-
-
-def test_global_batch_not_divisible_by_micro_times_dp_names_that_as_bound() -> None:
-    raw = {**ACCUMULATION.defaults(), "global_batch": 1540, "micro_batch": 2}
-    with pytest.raises(InvalidInputs) as raised:
-        run(ACCUMULATION, raw)
-    assert [e.as_dict() for e in raised.value.errors] == [
-        {"field": "global_batch", "code": "not_divisible", "bound": 24}
-    ]
 
 
 @dataclass(frozen=True)

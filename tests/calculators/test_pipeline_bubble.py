@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
-from fractions import Fraction
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from calculator import InvalidInputs, display_decimal, evaluate, get, run
+from calculator import InvalidInputs, evaluate, get, run
 from tests import cases
 
 SLUG = "pipeline-bubble"
@@ -35,45 +32,6 @@ def test_refused_values(case: cases.Refused) -> None:
         run(BUBBLE, case.fields)
     assert [(e.field, e.code, e.bound) for e in raised.value.errors] == list(case.errors)
     cases.verify(case, evaluate(SLUG, case.text))
-
-
-@pytest.mark.parametrize(
-    ("p", "m", "v", "overhead", "idle"),
-    [
-        (4, 8, 1, Fraction(75, 2), Fraction(300, 11)),
-        (4, 8, 2, Fraction(75, 4), Fraction(300, 19)),
-        (4, 16, 1, Fraction(75, 4), Fraction(300, 19)),
-        (16, 128, 1, Fraction(1500, 128), Fraction(1500, 143)),
-    ],
-)
-def test_bubble_in_percent_points(
-    p: int, m: int, v: int, overhead: Fraction, idle: Fraction
-) -> None:
-    values = run(BUBBLE, {"stages": p, "micro_batches": m, "chunks": v}).values
-    assert values["bubble_overhead"] == pytest.approx(float(overhead), rel=1e-15)
-    assert values["idle_share"] == pytest.approx(float(idle), rel=1e-15)
-    assert values["efficiency"] == pytest.approx(float(100 - idle), rel=1e-15)
-
-
-def test_p16_m128_shows_11_72_and_10_49_percent() -> None:
-    values = run(BUBBLE, {"stages": 16, "micro_batches": 128, "chunks": 1}).values
-    shown = {
-        name: Decimal(display_decimal(OUTPUTS[name], value)).scaleb(2)
-        for name, value in values.items()
-    }
-    assert shown == {
-        "bubble_overhead": Decimal("11.72"),
-        "idle_share": Decimal("10.49"),
-        "efficiency": Decimal("89.51"),
-    }
-
-
-def test_interleaving_needs_micro_batches_a_multiple_of_stages() -> None:
-    with pytest.raises(InvalidInputs) as raised:
-        run(BUBBLE, {"stages": 4, "micro_batches": 10, "chunks": 2})
-    assert [e.as_dict() for e in raised.value.errors] == [
-        {"field": "micro_batches", "code": "not_divisible", "bound": 4}
-    ]
 
 
 def test_without_interleaving_any_micro_batch_count_is_accepted() -> None:
