@@ -1,9 +1,15 @@
 """The same core computes identically under Pyodide 314 (Python 3.14) in Node, offline.
 
-``tests/pyodide/run_cases.mjs`` loads Pyodide from ``node_modules/pyodide``,
-copies ``calculator/`` and ``tests/cases.py`` into its file system, runs
-``cases.check()`` there, and sends every case through ``calculator.web.evaluate``
-as strings. Here each reply is held to CPython's, byte for byte. A missing
+``tests/pyodide/run_cases.mjs`` loads Pyodide from ``node_modules/pyodide`` as
+the page's worker does, with the site's own standard library and package index
+(built here by :mod:`calcsite.engine`, as the site build builds them), unpacks
+the core's wheel as the site serves it, and sends every case through
+``calculator.web.evaluate`` as strings; then it runs ``cases.check()``. Here each
+reply is held to CPython's, byte for byte, and what the page imported from the
+standard library to the list the site's archive is made from: a module the
+core starts to import fails the run (it is not in the archive), one it no longer
+imports fails the comparison. ``python -m tests.test_pyodide --record`` records
+the list again, from a run with Pyodide's full standard library. A missing
 ``node`` or ``node_modules/pyodide`` fails these tests: the proof is never skipped.
 
 On top of the fixed cases, :func:`parity_requests` draws, with a fixed seed and
@@ -49,8 +55,12 @@ HOOKS = REPO / "overrides" / "hooks"
 if str(HOOKS) not in sys.path:
     sys.path.insert(0, str(HOOKS))
 
-from calcsite.formatting import notation  # noqa: E402 -- the site's hooks, put on the path above
+from calcsite import engine, stdlib_files  # noqa: E402 -- the site's hooks, put on the path above
+from calcsite.formatting import notation  # noqa: E402
 from calcsite.messages import CATALOGS  # noqa: E402
+
+LIST = HOOKS / "calcsite" / "stdlib_files.py"
+RECORD = "python -m tests.test_pyodide --record"
 
 PARITY_SEED = 20261201
 PARITY_PER_CALCULATOR = 1_000
@@ -216,21 +226,34 @@ def _cpython_reply(case: Parity) -> str:
     return evaluate(case.slug, case.request, case.notation)
 
 
-@functools.cache
-def _outcome() -> dict[str, object] | str:
-    """Run the Node script once; return its document, or why it could not run."""
+def _run(parity: tuple[Parity, ...], served: bool) -> dict[str, object] | str:
+    """Run the Node script; return its document, or why it could not run.
+
+    ``served``: with the standard library and package index the site serves,
+    else with the npm package's own.
+    """
     node = shutil.which("node")
     if node is None:
         return "node is not on PATH: install Node.js 20 to run the Pyodide proof"
     if not (PYODIDE / "pyodide.mjs").is_file() or not (PYODIDE / "pyodide.asm.wasm").is_file():
         return f"{PYODIDE} is missing or incomplete: run `npm ci` to install Pyodide"
     with tempfile.TemporaryDirectory() as folder:
-        parity = Path(folder) / "parity.json"
-        listing = [[case.id, case.slug, case.request, case.notation] for case in parity_requests()]
-        parity.write_text(json.dumps(listing, ensure_ascii=False), encoding="utf-8")
+        files = Path(folder)
+        listing = {
+            "cases": [[case.id, case.slug, case.text] for case in cases.all_requests()],
+            "parity": [[case.id, case.slug, case.request, case.notation] for case in parity],
+        }
+        (files / "requests.json").write_text(json.dumps(listing, ensure_ascii=False), "utf-8")
+        name, wheel = engine.build_wheel(REPO)
+        (files / name).write_bytes(wheel)
+        arguments = [str(files / "requests.json"), str(files / name)]
+        if served:
+            (files / engine.STDLIB).write_bytes(engine.stdlib_archive(PYODIDE))
+            (files / engine.LOCK).write_bytes(engine.minimal_lock(PYODIDE))
+            arguments += [str(files / engine.STDLIB), str(files / engine.LOCK)]
         try:
             completed = subprocess.run(
-                [node, str(RUNNER), str(parity)],
+                [node, str(RUNNER), *arguments],
                 cwd=REPO,
                 capture_output=True,
                 text=True,
@@ -244,6 +267,15 @@ def _outcome() -> dict[str, object] | str:
     document = json.loads(completed.stdout)
     assert isinstance(document, dict)
     return document
+
+
+@functools.cache
+def _outcome() -> dict[str, object] | str:
+    """The page's runtime: the site's standard library, every case and parity request."""
+    try:
+        return _run(parity_requests(), served=True)
+    except engine.EngineError as error:
+        return f"the site's standard library could not be built: {error}"
 
 
 def run_in_pyodide() -> dict[str, object]:
@@ -270,8 +302,30 @@ def test_pyodide_passed_every_known_value_refusal_and_garbage_check() -> None:
 
 
 def test_pyodide_evaluated_exactly_the_requests_cpython_generates() -> None:
-    requests = run_in_pyodide()["requests"]
-    assert requests == {case.id: [case.slug, case.text] for case in cases.all_requests()}
+    document = run_in_pyodide()
+    expected = {case.id: [case.slug, case.text] for case in cases.all_requests()}
+    assert document["requests"] == expected
+    # And the cases module, run in Pyodide, lists the very same requests.
+    assert document["listed"] == expected
+
+
+def test_pyodide_booted_with_the_standard_library_the_site_serves() -> None:
+    archive = run_in_pyodide()["archive"]
+    assert archive == {
+        "bytes": len(engine.stdlib_archive(PYODIDE)),
+        "lock": json.loads(engine.minimal_lock(PYODIDE)),
+    }
+
+
+def test_the_page_imports_exactly_the_listed_standard_library() -> None:
+    """What the page imported is the list the archive is made from, no more, no less."""
+    modules = run_in_pyodide()["modules"]
+    assert isinstance(modules, dict)
+    recorded, listed = set(modules["files"]), set(stdlib_files.FILES)
+    assert recorded == listed, (
+        f"no longer imported: {sorted(listed - recorded)}; run `{RECORD}` to update {LIST.name}"
+    )
+    assert tuple(modules["builtin"]) == stdlib_files.BUILTIN, f"run `{RECORD}`"
 
 
 def test_pyodide_replies_are_byte_identical_to_cpython() -> None:
@@ -323,3 +377,58 @@ def test_pyodide_replies_to_random_valid_requests_are_byte_identical_to_cpython(
         if replies[case.id] != expected[case.id]
     ]
     assert different == [], f"{len(different)} replies differ:\n" + "\n".join(different[:5])
+
+
+def listing(files: list[str], builtin: list[str], version: str) -> str:
+    """The text of ``calcsite/stdlib_files.py`` for a recording."""
+    return "\n".join(
+        [
+            '"""The standard library files the engine imports: recorded, do not edit by hand.',
+            "",
+            f"``{RECORD}``",
+            f"runs the core's cases in Pyodide {version} (under Node, with its full standard",
+            "library, booted and fed as the page's worker does: the core's wheel unpacked,",
+            "``calculator.web.evaluate`` imported and called with every case and parity",
+            "request) and writes here the files Python imported from its archive, Pyodide's",
+            "own start-up included, and the modules built into Pyodide.",
+            "The site's archive holds these files (``calcsite.engine.stdlib_archive``);",
+            "``tests/test_pyodide.py`` fails when the page imports anything else.",
+            '"""',
+            "",
+            f'PYODIDE = "{version}"',
+            '"""The Pyodide the list was recorded with: the build refuses another."""',
+            "",
+            "FILES = (",
+            *(f'    "{name}",' for name in files),
+            ")",
+            '"""Paths inside the npm package\'s ``python_stdlib.zip``."""',
+            "",
+            "BUILTIN = (",
+            *(f'    "{name}",' for name in builtin),
+            ")",
+            '"""``sys.builtin_module_names`` in Pyodide: modules that need no file."""',
+            "",
+        ]
+    )
+
+
+def record() -> int:
+    """Run the cases with Pyodide's full standard library; write the list of what it imported."""
+    document = _run(parity_requests(), served=False)
+    if isinstance(document, str):
+        print(document, file=sys.stderr)
+        return 1
+    modules = document["modules"]
+    assert isinstance(modules, dict)
+    LIST.write_text(
+        listing(modules["files"], modules["builtin"], str(document["pyodide"])), encoding="utf-8"
+    )
+    print(f"{LIST.relative_to(REPO)}: {len(modules['files'])} files")
+    return 0
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--record"]:
+        print(f"usage: {RECORD}", file=sys.stderr)
+        raise SystemExit(2)
+    raise SystemExit(record())

@@ -1,72 +1,134 @@
 // Runs every case of tests/cases.py through calculator.web.evaluate inside
-// Pyodide, under Node, offline, and prints one JSON document on stdout:
+// Pyodide, under Node, offline, booted as the page's worker boots it, and
+// prints one JSON document on stdout:
 //
 //   {"python": sys.version, "platform": sys.platform, "pyodide": version,
 //    "check": {kind: count}, "seconds": {...},
+//    "archive": {"bytes": size of the standard library, "lock": package index},
+//    "modules": {"files": [archive path], "builtin": [module name]},
 //    "requests": {id: [slug, request]}, "replies": {id: reply},
 //    "parity": {id: reply}}
 //
-// "parity" holds the replies to the requests of an optional JSON file, a list
-// of [id, slug, request, notation] (notation: a JSON string, or null for none),
-// which tests/test_pyodide.py draws at random from the registry's declarations.
-// A request with a notation is evaluated as the page's worker does,
-// evaluate(slug, request, notation); one without, with two arguments.
+// Usage: node tests/pyodide/run_cases.mjs REQUESTS WHEEL [STDLIB LOCK]
 //
-// The repository's calculator/ package and tests/cases.py are copied into
-// Pyodide's virtual file system, so the code under test is exactly the files on
-// disk. Only strings cross between JavaScript and Python, as in the page's
-// worker: each request goes in as a JS string and each reply comes back as one.
-// tests/test_pyodide.py compares the replies, byte for byte, with CPython's.
+// REQUESTS is a JSON file {"cases": [[id, slug, request]], "parity": [[id,
+// slug, request, notation]]} written by tests/test_pyodide.py: the cases of
+// tests/cases.py as CPython lists them, and random valid requests (notation: a
+// JSON string, or null for none). WHEEL is the core's wheel as the site serves
+// it. STDLIB and LOCK, when given, are the standard library and the package
+// index the site serves in place of the npm package's (loadPyodide's stdLibURL
+// and lockFileURL, as in calculator-worker.mjs).
 //
-// Usage: node tests/pyodide/run_cases.mjs [parity.json]   (exit status 1 on any failure)
+// First the page's part, and nothing else: the wheel unpacked as the worker
+// unpacks it, `from calculator.web import evaluate`, every request evaluated
+// (with two arguments, or three with a notation), each going in as a JS string
+// and coming back as one. "modules" then lists the standard library files
+// Python has imported from its archive so far (what the page needs of it) and
+// the modules built into Pyodide.
+// Only then does the harness itself run: the npm package's full standard
+// library is appended to sys.path (tests/cases.py may import what the page
+// does not), and cases.check() asserts the known values, refusals and garbage
+// in Python, and lists the cases for tests/test_pyodide.py to compare with
+// CPython's. tests/test_pyodide.py compares the replies, byte for byte, with
+// CPython's, and the modules with the archive's list.
+//
+// Exit status 1 on any failure, with the error on stderr.
 
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadPyodide, version } from "pyodide";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-const root = "/home/pyodide/proof";
+const npmStdlib = path.join(repo, "node_modules", "pyodide", "python_stdlib.zip");
+const harness = "/home/pyodide/harness";
 
-// Copy a directory's Python sources (and py.typed) into Pyodide's file system.
-function copyTree(FS, from, to) {
-  FS.mkdirTree(to);
-  for (const entry of readdirSync(from, { withFileTypes: true })) {
-    const source = path.join(from, entry.name);
-    if (entry.isDirectory()) {
-      if (entry.name !== "__pycache__") copyTree(FS, source, `${to}/${entry.name}`);
-    } else if (entry.name.endsWith(".py") || entry.name === "py.typed") {
-      FS.writeFile(`${to}/${entry.name}`, readFileSync(source));
+// Python's imports from its standard library archive (paths inside it), and
+// the modules built into Pyodide, which need no file.
+const MODULES = `
+import json, os, sys, zipimport
+
+archive = next(entry for entry in sys.path if entry.endswith(".zip"))
+found = set()
+for module in list(sys.modules.values()):
+    spec = getattr(module, "__spec__", None)
+    if spec and isinstance(spec.loader, zipimport.zipimporter) and spec.origin:
+        found.add(spec.origin.removeprefix(archive + "/"))
+json.dumps({
+    "files": sorted(found),
+    "builtin": sorted(sys.builtin_module_names),
+    "bytes": os.path.getsize(archive),
+})
+`;
+
+function evaluateAll(evaluate, listing) {
+  const replies = {};
+  for (const [id, slug, request, notation] of listing) {
+    const reply =
+      notation === null || notation === undefined
+        ? evaluate(slug, request)
+        : evaluate(slug, request, notation);
+    if (typeof reply !== "string") {
+      throw new Error(`${id}: evaluate returned a ${typeof reply}, not a string`);
     }
+    replies[id] = reply;
   }
+  return replies;
 }
 
 async function main() {
+  const [requestsFile, wheelFile, stdlibFile, lockFile] = process.argv.slice(2);
+  if (!requestsFile || !wheelFile) throw new Error("usage: run_cases.mjs REQUESTS WHEEL [STDLIB LOCK]");
+  const listing = JSON.parse(readFileSync(requestsFile, "utf-8"));
   const started = performance.now();
   // Pyodide's own prints go to stderr: stdout carries the JSON document only.
-  const pyodide = await loadPyodide({
+  const options = {
     stdout: (line) => process.stderr.write(`${line}\n`),
     stderr: (line) => process.stderr.write(`${line}\n`),
-  });
+  };
+  if (stdlibFile) options.stdLibURL = path.resolve(stdlibFile);
+  if (lockFile) options.lockFileURL = path.resolve(lockFile);
+  const pyodide = await loadPyodide(options);
   const loaded = performance.now();
 
-  copyTree(pyodide.FS, path.join(repo, "calculator"), `${root}/calculator`);
-  pyodide.FS.writeFile(`${root}/cases.py`, readFileSync(path.join(repo, "tests", "cases.py")));
+  // The page's part, as calculator-worker.mjs does it.
+  pyodide.unpackArchive(new Uint8Array(readFileSync(wheelFile)), "wheel");
+  const evaluate = pyodide.runPython("from calculator.web import evaluate\nevaluate");
+  const replies = {};
+  const requests = {};
+  let parity = {};
+  try {
+    for (const [id, slug, request] of listing.cases) requests[id] = [slug, request];
+    Object.assign(replies, evaluateAll(evaluate, listing.cases));
+    parity = evaluateAll(evaluate, listing.parity);
+  } finally {
+    evaluate.destroy();
+  }
+  const { bytes, ...modules } = JSON.parse(pyodide.runPython(MODULES));
+  // What Pyodide booted with: the size of its standard library, its package index.
+  const archive = { bytes, lock: pyodide._api.lockfile };
+  const evaluated = performance.now();
 
-  // The known values, refusals and garbage are asserted in Python first
-  // (cases.check raises on the first mismatch), then listed for the JS loop.
-  const listing = pyodide.runPython(`
+  // The harness: the full standard library behind the page's, then tests/cases.py.
+  pyodide.FS.mkdirTree(harness);
+  pyodide.FS.writeFile(`${harness}/stdlib.zip`, readFileSync(npmStdlib));
+  pyodide.FS.writeFile(`${harness}/cases.py`, readFileSync(path.join(repo, "tests", "cases.py")));
+  const checked = JSON.parse(
+    pyodide.runPython(`
 import json
+import os
 import sys
 
-sys.path.insert(0, ${JSON.stringify(root)})
+sys.path.append(${JSON.stringify(`${harness}/stdlib.zip`)})
+sys.path.insert(0, ${JSON.stringify(harness)})
 sys.dont_write_bytecode = True
 
 import calculator
 import cases
 
-if not calculator.__file__.startswith(${JSON.stringify(root)}):
-    raise RuntimeError(f"imported the wrong calculator package: {calculator.__file__}")
+# unpackArchive unpacks into the working directory, first on sys.path, as in the worker.
+if not calculator.__file__.startswith(os.path.join(os.getcwd(), "calculator", "")):
+    raise RuntimeError(f"not the wheel's calculator package: {calculator.__file__}")
 
 json.dumps(
     {
@@ -76,61 +138,26 @@ json.dumps(
         "cases": [[case.id, case.slug, case.text] for case in cases.all_requests()],
     }
 )
-`);
-  const checked = performance.now();
-  const { python, platform, check, cases } = JSON.parse(listing);
-
-  const evaluate = pyodide.pyimport("calculator.web").evaluate;
-  const requests = {};
-  const replies = {};
-  try {
-    for (const [id, slug, request] of cases) {
-      const reply = evaluate(slug, request);
-      if (typeof reply !== "string") {
-        throw new Error(`${id}: evaluate returned a ${typeof reply}, not a string`);
-      }
-      requests[id] = [slug, request];
-      replies[id] = reply;
-    }
-  } finally {
-    evaluate.destroy();
-  }
-  const evaluated = performance.now();
-
-  const parity = {};
-  const parityFile = process.argv[2];
-  if (parityFile) {
-    const listing = JSON.parse(readFileSync(parityFile, "utf-8"));
-    const evaluate = pyodide.pyimport("calculator.web").evaluate;
-    try {
-      for (const [id, slug, request, notation] of listing) {
-        const reply =
-          notation === null ? evaluate(slug, request) : evaluate(slug, request, notation);
-        if (typeof reply !== "string") {
-          throw new Error(`${id}: evaluate returned a ${typeof reply}, not a string`);
-        }
-        parity[id] = reply;
-      }
-    } finally {
-      evaluate.destroy();
-    }
-  }
+`),
+  );
   const finished = performance.now();
 
   const seconds = (from, to) => Math.round(to - from) / 1000;
   process.stdout.write(
     JSON.stringify({
-      python,
-      platform,
+      python: checked.python,
+      platform: checked.platform,
       pyodide: version,
-      check,
+      check: checked.check,
       seconds: {
         load: seconds(started, loaded),
-        check: seconds(loaded, checked),
-        evaluate: seconds(checked, evaluated),
-        parity: seconds(evaluated, finished),
+        evaluate: seconds(loaded, evaluated),
+        check: seconds(evaluated, finished),
         total: seconds(started, finished),
       },
+      archive,
+      modules,
+      listed: Object.fromEntries(checked.cases.map(([id, slug, text]) => [id, [slug, text]])),
       requests,
       replies,
       parity,

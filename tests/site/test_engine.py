@@ -1,8 +1,16 @@
-"""The core's wheel as the site serves it to Pyodide."""
+"""The site's own engine files: the core's wheel, the standard library and the package index.
+
+The standard library is built by Pyodide in Node (as the build builds it, from
+the same cache): these tests check what it holds and how it is made; that the
+core runs on it, case by case, is ``tests/test_pyodide.py``'s part.
+"""
 
 from __future__ import annotations
 
+import ast
+import hashlib
 import io
+import json
 import subprocess
 import sys
 import tempfile
@@ -10,10 +18,14 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from calcsite import engine, slim, stdlib_files
 from calcsite.engine import EngineError, build_wheel, mark_names_utf8
+from calcsite.slim import SlimError, minify
 from hatchling.builders.wheel import WheelBuilder
 
 from .conftest import ROOT
+
+PACKAGE = ROOT / "node_modules" / "pyodide"
 
 READS_NAMES = (
     "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).namelist();"
@@ -89,3 +101,245 @@ def test_the_same_sources_give_the_same_wheel(served_wheel: bytes) -> None:
 def test_what_is_not_a_plain_zip_is_refused(archive: bytes) -> None:
     with pytest.raises(EngineError):
         mark_names_utf8(archive)
+
+
+# --------------------------------------------------------------- the standard library
+
+
+@pytest.fixture(scope="module")
+def archive() -> zipfile.ZipFile:
+    """The standard library the site serves."""
+    return zipfile.ZipFile(io.BytesIO(engine.stdlib_archive(PACKAGE)))
+
+
+@pytest.fixture(scope="module")
+def npm_archive() -> zipfile.ZipFile:
+    return zipfile.ZipFile(PACKAGE / engine.STDLIB)
+
+
+def test_the_archive_holds_the_listed_files_and_their_folders(archive: zipfile.ZipFile) -> None:
+    names = archive.namelist()
+    files = [name for name in names if not name.endswith("/")]
+    assert files == sorted(stdlib_files.FILES)
+    folders = {name.rsplit("/", 1)[0] + "/" for name in files if "/" in name}
+    assert folders <= set(names)
+    assert archive.testzip() is None
+    assert {entry.compress_type for entry in archive.infolist() if entry.file_size} == {
+        zipfile.ZIP_DEFLATED
+    }
+
+
+def test_the_archive_is_a_small_part_of_pyodides(
+    archive: zipfile.ZipFile, npm_archive: zipfile.ZipFile
+) -> None:
+    served = len(engine.stdlib_archive(PACKAGE))
+    full = (PACKAGE / engine.STDLIB).stat().st_size
+    assert served < full / 5, (served, full)
+    assert len(archive.namelist()) < len(npm_archive.namelist()) / 3
+
+
+def test_every_module_is_pyodides_less_its_docstrings_and_comments(
+    archive: zipfile.ZipFile, npm_archive: zipfile.ZipFile
+) -> None:
+    some_kept = False
+    for name in stdlib_files.FILES:
+        served = archive.read(name).decode("utf-8")
+        original = npm_archive.read(name).decode("utf-8")
+        assert "#" not in served.split("\n", 1)[0], name  # not even a coding line
+        assert len(served) < len(original) or served == original == "", name
+        # The build's Python may not read Python 3.14 (the build checked the trees in
+        # Pyodide); here, only that the served text holds no docstring of its own.
+        try:
+            tree = ast.parse(served)
+        except SyntaxError:
+            continue
+        documented = [
+            node
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and ast.get_docstring(node) is not None
+        ]
+        kept = name.startswith(slim.KEEP_DOCSTRINGS)
+        assert not documented or kept, name
+        some_kept = some_kept or bool(documented)
+    assert some_kept, "Pyodide's own packages keep their docstrings"
+
+
+def test_the_same_list_gives_the_same_archive(tmp_path: Path) -> None:
+    """Built again from nothing (no cache), byte for byte."""
+    assert engine.stdlib_archive(PACKAGE, cache=tmp_path) == engine.stdlib_archive(PACKAGE)
+    assert len(list(tmp_path.iterdir())) == 1
+
+
+def test_a_cached_archive_is_not_built_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    engine.stdlib_archive(PACKAGE, cache=tmp_path)
+
+    def refuse(*_: object) -> bytes:
+        raise AssertionError("built again")
+
+    monkeypatch.setattr(engine, "_slim_in_node", refuse)
+    assert engine.stdlib_archive(PACKAGE, cache=tmp_path) == engine.stdlib_archive(PACKAGE)
+    # Another list is another archive.
+    monkeypatch.setattr(stdlib_files, "FILES", stdlib_files.FILES[:-1])
+    with pytest.raises(AssertionError, match="built again"):
+        engine.stdlib_archive(PACKAGE, cache=tmp_path)
+
+
+def test_a_list_recorded_with_another_pyodide_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stdlib_files, "PYODIDE", "0.1.0")
+    with pytest.raises(EngineError, match="--record"):
+        engine.stdlib_archive(PACKAGE)
+
+
+MODULE = '''"""A module."""
+# a comment
+from __future__ import annotations
+
+import os  # why
+
+
+class Thing:
+    """A class."""
+
+    def method(self) -> int:
+        """Only a docstring."""
+
+
+def run() -> str:
+    """A function."""
+    assert os.sep
+    return f"{os.sep!r:>3}"  # formatted
+'''
+
+
+def test_minify_removes_docstrings_comments_and_layout_only() -> None:
+    text = minify(MODULE, "module.py")
+    assert text == (
+        "from __future__ import annotations\n"
+        "import os\n\n"
+        "class Thing:\n\n"
+        "    def method(self) -> int:\n"
+        "        pass\n\n"
+        "def run() -> str:\n"
+        "    assert os.sep\n"
+        "    return f'{os.sep!r:>3}'\n"
+    )
+    kept = minify(MODULE, "module.py", keep_docstrings=True)
+    assert '"""A class."""' in kept
+    assert "#" not in kept
+
+
+def test_minify_refuses_a_text_that_means_something_else(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(slim.ast, "unparse", lambda tree: "import sys")
+    with pytest.raises(SlimError, match=r"module\.py"):
+        minify(MODULE, "module.py")
+
+
+def _zip(files: dict[str, str]) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as target:
+        for name, text in files.items():
+            target.writestr(name, text)
+    return out.getvalue()
+
+
+def test_slim_keeps_pyodides_docstrings_and_refuses_missing_files() -> None:
+    source = _zip({"a.py": MODULE, "pkg/sub/b.py": "x = 1\n", "pyodide/c.py": MODULE})
+    made = zipfile.ZipFile(io.BytesIO(slim.slim(source, ["pyodide/c.py", "pkg/sub/b.py", "a.py"])))
+    assert made.namelist() == [
+        "pkg/",
+        "pkg/sub/",
+        "pyodide/",
+        "a.py",
+        "pkg/sub/b.py",
+        "pyodide/c.py",
+    ]
+    assert "A module" not in made.read("a.py").decode()
+    assert "A module" in made.read("pyodide/c.py").decode()
+    assert {entry.date_time for entry in made.infolist()} == {(1980, 1, 1, 0, 0, 0)}
+    with pytest.raises(SlimError, match=r"not in the standard library: d\.py"):
+        slim.slim(source, ["a.py", "d.py"])
+
+
+# --------------------------------------------------------------- the package index
+
+
+def test_the_package_index_lists_no_package_and_pyodides_info() -> None:
+    lock = json.loads(engine.minimal_lock(PACKAGE))
+    npm = json.loads((PACKAGE / engine.LOCK).read_text(encoding="utf-8"))
+    assert lock == {"info": npm["info"], "packages": {}}
+    assert len(engine.minimal_lock(PACKAGE)) < 200
+
+
+# --------------------------------------------------------------- the core's imports
+
+
+def _core(folder: Path, files: dict[str, str]) -> Path:
+    core = folder / "calculator"
+    for name, text in files.items():
+        (core / name).parent.mkdir(parents=True, exist_ok=True)
+        (core / name).write_text(text, encoding="utf-8")
+    return core
+
+
+def test_the_page_part_of_the_core_imports_nothing_unlisted() -> None:
+    assert engine.unlisted_imports(ROOT / "calculator") == []
+    # The command line is no part of the page: argparse need not be in the archive.
+    assert engine.unlisted_imports(ROOT / "calculator", entry="cli") == ["argparse"]
+
+
+def test_a_new_import_on_the_pages_path_is_found(tmp_path: Path) -> None:
+    core = _core(
+        tmp_path,
+        {
+            "__init__.py": "from .web import evaluate\n",
+            "web.py": "import json\nfrom .sub import deep\nfrom . import other\n",
+            "sub/__init__.py": "",
+            "sub/deep.py": "from ..spec import thing\nimport math, statistics\n",
+            "spec.py": "from decimal import Decimal\nimport unicodedata\n",
+            "other.py": "import csv\n",
+            "cli.py": "import argparse\n",
+        },
+    )
+    files = ("json/__init__.py", "decimal.py")
+    builtin = ("math", "unicodedata")
+    assert engine.unlisted_imports(core, files=files, builtin=builtin) == ["csv", "statistics"]
+
+
+def test_the_build_refuses_a_core_that_imports_an_unlisted_module(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "calculator").mkdir()
+    (tmp_path / "calculator" / "web.py").write_text("import statistics\n", encoding="utf-8")
+    with pytest.raises(EngineError, match=r"statistics.*--record"):
+        engine.plan(tmp_path, PACKAGE, None)
+
+
+# --------------------------------------------------------------- the engine's folder
+
+
+def test_the_engine_folder_is_named_by_all_three_files() -> None:
+    plan = engine.plan(ROOT, PACKAGE, None)
+    name = plan.wheel_path.rsplit("/", 1)[1]
+    assert list(plan.files) == [name, engine.STDLIB, engine.LOCK]
+    digest = hashlib.sha256()
+    for file, data in plan.files.items():
+        digest.update(f"{file}\0{len(data)}\0".encode() + data)
+    assert plan.engine_dir == f"assets/engine/{digest.hexdigest()[:16]}"
+    assert plan.fetched == (
+        f"assets/pyodide/{engine.pyodide_version(PACKAGE)}/pyodide.mjs",
+        f"assets/pyodide/{engine.pyodide_version(PACKAGE)}/pyodide.asm.mjs",
+        f"assets/pyodide/{engine.pyodide_version(PACKAGE)}/pyodide.asm.wasm",
+        plan.wheel_path,
+        f"{plan.engine_dir}/{engine.STDLIB}",
+        f"{plan.engine_dir}/{engine.LOCK}",
+    )
+    cdn = engine.plan(ROOT, PACKAGE, "https://cdn.example/pyodide/v{version}/full/")
+    assert cdn.engine_dir == plan.engine_dir
+    assert (
+        cdn.fetched[0]
+        == f"https://cdn.example/pyodide/v{engine.pyodide_version(PACKAGE)}/full/pyodide.mjs"
+    )
+    assert cdn.fetched[3:] == plan.fetched[3:]

@@ -1,40 +1,65 @@
-"""The files the live calculators need: the core's wheel and the Pyodide runtime.
+"""The files the live calculators need: the core's wheel, a standard library, and Pyodide.
 
-Both are produced by the site build itself, so ``mkdocs build`` alone yields a
-complete site. The wheel's URL carries a hash of its bytes, so a new release
-is never masked by a cached old one; the runtime's URL carries its version.
+Everything is produced by the site build itself, so ``mkdocs build`` alone
+yields a complete site, from the pinned npm copy of Pyodide and nothing
+downloaded. The page's worker boots Pyodide's runtime (``pyodide.mjs``, its
+JavaScript and its WebAssembly: the npm package's, self-hosted or from a CDN)
+with the site's own files instead of two of the package's, which sit next to
+the core's wheel in one folder whose name is a hash of the three:
+
+- ``python_stdlib.zip``: the standard library files the engine imports (listed
+  in :mod:`calcsite.stdlib_files`, recorded by running the core's cases in
+  Pyodide), minified (:mod:`calcsite.slim`): about 0.4 MB instead of 2.5 MB;
+- ``pyodide-lock.json``: a package index with no package, since the page installs
+  none: the npm package's ``info`` (which Pyodide checks) and nothing else.
+
+The runtime's URL carries its version; the engine folder's a hash of its files,
+so a new release is never masked by a cached old one.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
+import os
 import shutil
 import struct
+import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from hatchling.builders.wheel import WheelBuilder
 
+from . import slim, stdlib_files
+
 __all__ = [
+    "LOCK",
+    "PAGE_RUNTIME",
     "RUNTIME_FILES",
+    "STDLIB",
     "Engine",
     "EngineError",
     "build_wheel",
     "copy_runtime",
     "mark_names_utf8",
+    "minimal_lock",
     "pyodide_version",
+    "stdlib_archive",
+    "unlisted_imports",
 ]
 
-RUNTIME_FILES = (
-    "pyodide.mjs",
-    "pyodide.asm.mjs",
-    "pyodide.asm.wasm",
-    "python_stdlib.zip",
-    "pyodide-lock.json",
-)
-"""What a page needs of the npm package to boot Pyodide with no extra package."""
+STDLIB = "python_stdlib.zip"
+LOCK = "pyodide-lock.json"
+RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", STDLIB, LOCK)
+"""The npm package's runtime, copied as a CDN serves it (the benchmark's floor boots it whole)."""
+PAGE_RUNTIME = RUNTIME_FILES[:3]
+"""What a page fetches of it: its standard library and package index are the site's own."""
+CACHE = Path("node_modules") / ".cache" / "calcsite"
+"""Where built standard libraries are kept, relative to the project: building one takes seconds."""
+NODE_TIMEOUT = 300
+"""Seconds for Node to boot Pyodide and slim its standard library (a few on an idle machine)."""
 
 
 class EngineError(RuntimeError):
@@ -43,14 +68,30 @@ class EngineError(RuntimeError):
 
 @dataclass(frozen=True)
 class Engine:
-    """Where the engine's files go in the site, relative to its root."""
+    """The engine's files and where they go in the site, relative to its root."""
 
-    wheel_bytes: bytes
+    files: dict[str, bytes]
+    """The site's own engine files by name: the wheel, ``STDLIB`` and ``LOCK``."""
+    engine_dir: str
+    """Their folder, named by a hash of them all."""
     wheel_path: str
     runtime_dir: str
     """Folder of the self-hosted runtime, relative to the site root."""
     pyodide_url: str
     """``pyodide.mjs`` to import: relative (self-hosted) or absolute (a CDN copy)."""
+
+    @property
+    def fetched(self) -> tuple[str, ...]:
+        """Every file a page's engine fetches: the runtime's, then the site's own.
+
+        Relative to the site root, or absolute (a CDN copy). The worker, whose
+        URL is the template's, is not among them.
+        """
+        runtime = self.pyodide_url.rsplit("/", 1)[0]
+        return (
+            *(f"{runtime}/{name}" for name in PAGE_RUNTIME),
+            *(f"{self.engine_dir}/{name}" for name in self.files),
+        )
 
 
 def pyodide_version(package_dir: Path) -> str:
@@ -126,32 +167,194 @@ def _flag_entries(data: bytearray, end: int) -> None:
         position += 46 + name + extra + comment
 
 
-def plan(project_root: Path, package_dir: Path, cdn_base: str | None) -> Engine:
-    """Build the wheel and decide every URL of the engine."""
+def minimal_lock(package_dir: Path) -> bytes:
+    """A package index with no package: the npm package's lock file less its packages.
+
+    Pyodide reads the lock file as it boots and refuses one whose ``info``
+    (its ABI version) is not its own; the page installs no package.
+    """
+    source = package_dir / LOCK
+    if not source.is_file():
+        raise EngineError(f"{source} missing: run `npm ci`")
+    info = json.loads(source.read_text(encoding="utf-8"))["info"]
+    return json.dumps({"info": info, "packages": {}}, sort_keys=True).encode("utf-8")
+
+
+def unlisted_imports(
+    core: Path,
+    entry: str = "web",
+    files: tuple[str, ...] = stdlib_files.FILES,
+    builtin: tuple[str, ...] = stdlib_files.BUILTIN,
+) -> list[str]:
+    """Top-level modules the page's part of the core imports that Pyodide would not find.
+
+    The page imports ``calculator.web`` (``entry``) and, through it, the core's
+    modules it names; a module they import must be in the standard library
+    list (:mod:`calcsite.stdlib_files`, recorded by running the core in
+    Pyodide) or built into Pyodide. This catches, at build time, a new import
+    that the recording does not know of yet; what those modules import in
+    turn, only the recording finds.
+    """
+    listed = {name.removesuffix(".py").removesuffix("/__init__").split("/")[0] for name in files}
+    found: set[str] = set()
+    todo, seen = [core.name, f"{core.name}.{entry}"], set()
+    while todo:
+        dotted = todo.pop()
+        parts = dotted.split(".")
+        todo += [".".join(parts[:depth]) for depth in range(1, len(parts))]  # its packages
+        base = core.parent.joinpath(*parts)
+        path = base / "__init__.py" if base.is_dir() else base.with_suffix(".py")
+        if dotted in seen or not path.is_file():
+            continue
+        seen.add(dotted)
+        package = dotted if path.name == "__init__.py" else dotted.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
+            modules: list[str] = []
+            if isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                parts = package.split(".")
+                anchor = parts[: len(parts) - node.level + 1] if node.level else []
+                module = ".".join([*anchor, node.module] if node.module else anchor)
+                modules = [module]
+                if module.split(".")[0] == core.name:
+                    # `from package import name` may name a module of the package.
+                    modules += [f"{module}.{alias.name}" for alias in node.names]
+            for module in modules:
+                if module.split(".")[0] == core.name:
+                    todo.append(module)
+                else:
+                    found.add(module.split(".")[0])
+    return sorted(found - listed - set(builtin))
+
+
+_SLIM = """
+import {readFileSync, writeFileSync} from "node:fs";
+import {pathToFileURL} from "node:url";
+const [packageDir, output] = process.argv.slice(1);
+const {files, source} = JSON.parse(readFileSync(0, "utf-8"));
+const {loadPyodide} = await import(pathToFileURL(`${packageDir}/pyodide.mjs`).href);
+const say = (line) => process.stderr.write(`${line}\\n`);
+const pyodide = await loadPyodide({indexURL: `${packageDir}/`, stdout: say, stderr: say});
+pyodide.FS.writeFile("/tmp/calcsite_slim.py", source);
+pyodide.globals.set("files", pyodide.toPy(files));
+pyodide.runPython(`
+import sys
+sys.path.insert(0, "/tmp")
+import calcsite_slim
+archive = next(entry for entry in sys.path if entry.endswith(".zip"))
+with open(archive, "rb") as full, open("/tmp/slim.zip", "wb") as out:
+    out.write(calcsite_slim.slim(full.read(), list(files)))
+`);
+writeFileSync(output, pyodide.FS.readFile("/tmp/slim.zip"));
+"""
+"""Boots the npm package's Pyodide in Node and runs :func:`calcsite.slim.slim` in it."""
+
+
+def stdlib_archive(package_dir: Path, cache: Path | None = None) -> bytes:
+    """The standard library the site serves: :data:`stdlib_files.FILES`, minified.
+
+    Built by Pyodide itself, under Node (its Python reads its own standard
+    library), from the npm package alone; kept in ``cache`` under a hash of
+    everything it is made from, so that only the first build pays for it.
+
+    Raises:
+        EngineError: If the list was recorded for another Pyodide, or Node fails.
+    """
     version = pyodide_version(package_dir)
-    name, data = build_wheel(project_root)
-    digest = hashlib.sha256(data).hexdigest()[:16]
+    if version != stdlib_files.PYODIDE:
+        raise EngineError(
+            f"calcsite/stdlib_files.py was recorded with Pyodide {stdlib_files.PYODIDE}, not"
+            f" {version}: run `python -m tests.test_pyodide --record`"
+        )
+    source = package_dir / STDLIB
+    if not source.is_file():
+        raise EngineError(f"{source} missing: run `npm ci`")
+    program = Path(slim.__file__).read_text(encoding="utf-8")
+    key = hashlib.sha256()
+    for part in (version, program, _SLIM, "\n".join(stdlib_files.FILES)):
+        key.update(part.encode("utf-8") + b"\0")
+    key.update(hashlib.sha256(source.read_bytes()).digest())
+    cached = (cache or package_dir.parents[1] / CACHE) / f"python_stdlib-{key.hexdigest()[:16]}.zip"
+    if cached.is_file():
+        return cached.read_bytes()
+    data = _slim_in_node(package_dir, program)
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    partial = cached.with_suffix(f".{os.getpid()}.part")
+    partial.write_bytes(data)
+    partial.replace(cached)  # whole or absent, whatever runs beside
+    return data
+
+
+def _slim_in_node(package_dir: Path, program: str) -> bytes:
+    node = shutil.which("node")
+    if node is None:
+        raise EngineError("node is not on PATH: the standard library is built by Pyodide in Node")
+    request = json.dumps({"files": list(stdlib_files.FILES), "source": program})
+    with tempfile.TemporaryDirectory() as folder:
+        output = Path(folder) / STDLIB
+        command = [node, "--input-type=module", "-e", _SLIM, str(package_dir), str(output)]
+        try:
+            done = subprocess.run(
+                command,
+                input=request,
+                capture_output=True,
+                text=True,
+                timeout=NODE_TIMEOUT,
+                check=False,
+            )
+        except subprocess.TimeoutExpired as error:
+            raise EngineError(
+                f"slimming the standard library took over {NODE_TIMEOUT} s"
+            ) from error
+        if done.returncode != 0 or not output.is_file():
+            tail = "\n".join(done.stderr.strip().splitlines()[-5:])
+            raise EngineError(f"slimming the standard library failed:\n{tail}")
+        return output.read_bytes()
+
+
+def plan(project_root: Path, package_dir: Path, cdn_base: str | None) -> Engine:
+    """Build the wheel and the standard library, and decide every URL of the engine.
+
+    Raises:
+        EngineError: If a file cannot be built, or the core imports a module the
+            standard library list lacks.
+    """
+    version = pyodide_version(package_dir)
+    if missing := unlisted_imports(project_root / "calculator"):
+        raise EngineError(
+            f"the core imports {', '.join(missing)}, which the standard library list lacks:"
+            " run `python -m tests.test_pyodide --record`"
+        )
+    name, wheel = build_wheel(project_root)
+    files = {name: wheel, STDLIB: stdlib_archive(package_dir), LOCK: minimal_lock(package_dir)}
+    digest = hashlib.sha256()
+    for file, data in files.items():
+        digest.update(f"{file}\0{len(data)}\0".encode() + data)
+    engine_dir = f"assets/engine/{digest.hexdigest()[:16]}"
     runtime_dir = f"assets/pyodide/{version}"
     base = cdn_base.format(version=version).rstrip("/") if cdn_base else None
     return Engine(
-        wheel_bytes=data,
-        wheel_path=f"assets/engine/{digest}/{name}",
+        files=files,
+        engine_dir=engine_dir,
+        wheel_path=f"{engine_dir}/{name}",
         runtime_dir=runtime_dir,
         pyodide_url=f"{base}/pyodide.mjs" if base else f"{runtime_dir}/pyodide.mjs",
     )
 
 
 def write(engine: Engine, package_dir: Path, site_dir: Path, self_hosted: bool) -> None:
-    """Write the wheel, and the runtime files unless a CDN serves them, into the site."""
-    wheel = site_dir / engine.wheel_path
-    wheel.parent.mkdir(parents=True, exist_ok=True)
-    wheel.write_bytes(engine.wheel_bytes)
+    """Write the site's engine files, and the runtime unless a CDN serves it, into the site."""
+    folder = site_dir / engine.engine_dir
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, data in engine.files.items():
+        (folder / name).write_bytes(data)
     if self_hosted:
         copy_runtime(package_dir, site_dir / engine.runtime_dir)
 
 
 def copy_runtime(package_dir: Path, target: Path) -> None:
-    """Copy the runtime files a page needs, and nothing else, into ``target``."""
+    """Copy the npm package's runtime files, and nothing else, into ``target``."""
     target.mkdir(parents=True, exist_ok=True)
     for name in RUNTIME_FILES:
         source = package_dir / name
