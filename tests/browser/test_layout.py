@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from chrome import WORDS, translate
-from playwright.sync_api import Browser, Locator, Page
+from playwright.sync_api import Browser, Locator, Page, Response, ViewportSize
 
 from tests.support.server import Server, start
 
@@ -27,11 +27,15 @@ from .expected import CALCULATOR_PAGES, LANGUAGES, page_path
 
 pytestmark = pytest.mark.browser
 
-PAGES = ("", *CALCULATOR_PAGES, "automation/", "performance/")
-"""Every page of each language's tree."""
+PAGES = tuple(
+    "" if source.stem == "index" else f"{source.stem}/"
+    for source in sorted((ROOT / "docs").glob("*.md"))
+    if "." not in source.stem
+)
+"""Every page of each language's tree, from the default language's sources."""
 
-PHONE = {"width": 390, "height": 844}
-LAPTOP = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+LAPTOP: ViewportSize = {"width": 1280, "height": 800}
 SCHEMES = {"light": "default", "dark": "slate"}
 """The system's colour scheme, and Material's scheme the page must apply for it."""
 
@@ -88,7 +92,9 @@ def chrome_strings(html: str) -> set[str]:
 def test_the_404_page_is_english_and_links_each_home(site: Path) -> None:
     """GitHub Pages serves the root 404.html for every missing address: it must be the
     default language's, linking to every language's home from site_url's path."""
-    assert not [lang for lang, tree in LANGUAGES.items() if tree and (site / tree / "404.html").exists()]
+    assert not [
+        lang for lang, tree in LANGUAGES.items() if tree and (site / tree / "404.html").exists()
+    ]
     html = (site / "404.html").read_text(encoding="utf-8")
     assert re.search(r'<html lang="en"', html)
     root = site_path(site)
@@ -117,7 +123,8 @@ def test_the_chrome_speaks_the_page_language(site: Path, language: str, path: st
     footer's credit, the colour-scheme toggle) are in the page's language."""
     html = read(site, language, path)
     assert sorted(english for english in WORDS if english in html) == []
-    assert "Made with" not in html and "Permanent link" not in html
+    assert "Made with" not in html
+    assert "Permanent link" not in html
     assert f"{translate('Made with', language)}\n" in html
     assert f'aria-label="{translate("Switch to dark mode", language)}"' in html
     if 'class="headerlink"' in html:
@@ -186,10 +193,15 @@ def test_a_missing_address_at_any_depth_gets_the_english_404(
     context = _context(browser, recorder, viewport=PHONE)
     page = context.new_page()
     statuses: dict[str, int] = {}
-    page.on("response", lambda response: statuses.setdefault(response.url, response.status))
+
+    def seen(response: Response) -> None:
+        statuses.setdefault(response.url, response.status)
+
+    page.on("response", seen)
     missing = pages_server.url("fr/no/such/page/at/any/depth/")
     response = page.goto(missing)
-    assert response is not None and response.status == 404
+    assert response is not None
+    assert response.status == 404
     page.wait_for_function(THEME_MOUNTED)
     assert page.locator("html").get_attribute("lang") == "en"
     assert page.locator("article h1").inner_text() == "Page not found"
@@ -205,7 +217,8 @@ def test_a_missing_address_at_any_depth_gets_the_english_404(
     for language, href in links.items():
         assert href is not None
         response = page.goto(pages_server.origin + href)
-        assert response is not None and response.status == 200
+        assert response is not None
+        assert response.status == 200
         assert page.locator("html").get_attribute("lang") == language
     context.close()
     # The browser reports the missing address itself; nothing else may fail.
@@ -274,7 +287,7 @@ IN_VIEW = """([index, block]) => {
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1280", "390"])
 @pytest.mark.parametrize(("language", "slug"), EVERY_CALCULATOR_PAGE)
 def test_the_results_stay_in_view_while_the_last_field_is_edited(
-    static_page: Page, server: Server, language: str, slug: str, viewport: dict[str, int]
+    static_page: Page, server: Server, language: str, slug: str, viewport: ViewportSize
 ) -> None:
     """Beside the fields on a wide screen, above them on a narrow one, the results stay
     in view however the last field is brought into view, and do not cover it."""
@@ -355,7 +368,8 @@ TABLE_STYLE = """(selector) => {
   };
 }"""
 
-REFERENCE_SCROLL = """() => [...document.querySelectorAll(".calc-reference__table")].map((table) => {
+REFERENCE_SCROLL = """() => [...document.querySelectorAll(".calc-reference__table")]
+.map((table) => {
   const r = table.getBoundingClientRect();
   return {right: r.right, overflowX: getComputedStyle(table).overflowX,
           scrollWidth: table.scrollWidth, clientWidth: table.clientWidth};
@@ -400,7 +414,7 @@ def test_the_home_cards_fill_their_grid(static_page: Page, server: Server, langu
     page = static_page
     page.goto(server.url(page_path(language, "")))
     for width in (390, 600, 768, 1024, 1280, 1440, 1920):
-        page.set_viewport_size({"width": width, "height": 900})
+        page.set_viewport_size(ViewportSize(width=width, height=900))
         cards = page.evaluate(CARDS)
         assert cards["cards"] >= 3
         assert len(set(cards["rows"])) == 1, f"{width} px: {cards}"
@@ -430,7 +444,7 @@ AT_DOMCONTENTLOADED = f"""document.addEventListener("DOMContentLoaded", () => {{
 
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1280", "390"])
 def test_nothing_moves_when_the_engine_takes_over(
-    page: Page, server: Server, viewport: dict[str, int]
+    page: Page, server: Server, viewport: ViewportSize
 ) -> None:
     """The copy-link button and the results are in place in the page as built: going
     live moves no field, no result and no button."""
@@ -563,13 +577,24 @@ def assert_contrast(page: Page, where: str) -> None:
     assert found["incomplete"] == [], where
 
 
+@pytest.fixture
+def audited_page(browser: Browser, server: Server, recorder: Recorder) -> Iterator[Page]:
+    """A page on which axe can be injected: its Content-Security-Policy, which allows
+    only the inline scripts the page was built with, is bypassed."""
+    created = _context(browser, recorder, bypass_csp=True)
+    yield created.new_page()
+    created.close()
+    _check(recorder, server.origin)
+
+
 @pytest.mark.parametrize(("language", "slug"), EVERY_CALCULATOR_PAGE)
 def test_every_part_of_the_calculators_is_readable_in_both_schemes(
-    page: Page, server: Server, language: str, slug: str
+    audited_page: Page, server: Server, language: str, slug: str
 ) -> None:
     """axe's color-contrast rule (WCAG AA) on the live forms, in the light and the dark
     scheme, at 1280 and 390 px: results, then fields in error with stale results, a
     warning and a note, then the loading and failed status lines."""
+    page = audited_page
     page.set_viewport_size(LAPTOP)
     page.goto(server.url(page_path(language, slug)))
     page.wait_for_function(ALL_LIVE, timeout=BOOT_TIMEOUT_MS)
@@ -602,10 +627,14 @@ def test_every_part_of_the_calculators_is_readable_in_both_schemes(
             page.keyboard.press("Shift+Tab")
             page.keyboard.press("Tab")
             ring = page.evaluate(FOCUS_RING)
-            assert ring["style"] != "none" and ring["ratio"] >= 3, f"focus ring, {where}: {ring}"
+            assert ring["style"] != "none", f"focus ring, {where}: {ring}"
+            assert ring["ratio"] >= 3, f"focus ring, {where}: {ring}"
     for state in ("loading", "failed"):
-        page.evaluate("(state) => document.querySelectorAll('form.calc').forEach("
-                      "(form) => { form.dataset.state = state; })", state)
+        page.evaluate(
+            "(state) => document.querySelectorAll('form.calc').forEach("
+            "(form) => { form.dataset.state = state; })",
+            state,
+        )
         for system in SCHEMES:
             set_scheme(page, system)
             assert_contrast(page, f"{state}, {system}")
