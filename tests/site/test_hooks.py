@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from calcsite.widgets import hint as widget_hint
 
 from calculator import get
 
@@ -63,10 +64,12 @@ def test_directive_renders_a_form_with_every_declared_input(tmp_path: Path) -> N
     for element, spec in zip(inputs, mode.inputs, strict=True):
         label = document.find("label", for_=element.attrs["id"])
         assert label.text == spec.label
-        assert float(element.attrs["min"]) == spec.minimum
-        assert float(element.attrs["max"]) == spec.maximum
+        assert element.attrs["type"] == "text"
+        hint = document.find("p", id=f"{element.attrs['id']}-hint")
+        assert hint.text == widget_hint(spec, "en")
         assert float(element.attrs["value"]) == spec.default
         assert document.find(data_error_for=spec.name)
+        assert document.find(data_note_for=spec.name)
     outputs = [element.attrs["data-output"] for element in document.find_all("output")]
     assert outputs == [output.name for output in mode.outputs]
 
