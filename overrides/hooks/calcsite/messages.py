@@ -145,7 +145,7 @@ _FR: dict[str, str] = {
         "Avec plus d’un segment par accélérateur, doit être un multiple du nombre d’étages."
     ),
     # Calculators, modes and legends.
-    "Data-parallel scaling": "Mise à l’échelle en parallélisme de données",
+    "Data-parallel scaling": "Mise à l’échelle du parallélisme de données",
     "Effective batch size": "Taille de lot effective",
     "Pipeline bubble": "Bulle du pipeline",
     "From a scaling efficiency": "À partir d’une efficacité de mise à l’échelle",
