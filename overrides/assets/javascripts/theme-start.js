@@ -23,7 +23,18 @@
       const script = document.createElement("script");
       script.src = bundle;
       // The load event follows evaluation in the same task; a timeout ends it.
-      script.addEventListener("load", () => setTimeout(() => window.document$.next(document)));
+      script.addEventListener("load", () =>
+        setTimeout(() => {
+          window.document$.next(document);
+          // Mounting is synchronous: each code block's copy button is now in a
+          // <nav> of Material's with no name, one alike landmark per block
+          // (axe's landmark-unique). A button is no navigation: the landmark
+          // goes, the button stays.
+          for (const nav of document.querySelectorAll(".md-code__nav")) {
+            nav.setAttribute("role", "none");
+          }
+        }),
+      );
       document.body.append(script);
     },
     { once: true },
