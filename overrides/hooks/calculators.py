@@ -1,9 +1,10 @@
 """MkDocs adapter: the only code that knows MkDocs.
 
 It hands each page's Markdown to :mod:`calcsite.directives`, formats the
-"last updated" date, and writes the live engine's files (the core's wheel and
-the Pyodide runtime) into the site. Everything else lives in ``calcsite``,
-which takes plain values, so a future site generator needs only a new adapter.
+"last updated" date, and writes the live engine's files (the core's wheel, the
+standard library and package index the site serves, and the Pyodide runtime)
+into the site. Everything else lives in ``calcsite``, which takes plain
+values, so a future site generator needs only a new adapter.
 """
 
 from __future__ import annotations
@@ -62,6 +63,8 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
         "wheel": _plan.wheel_path,
         "script": "assets/javascripts/calculator.mjs",
         "worker": "assets/javascripts/calculator-worker.mjs",
+        # What the worker fetches, for a shared link to fetch early (main.html).
+        "fetched": list(_plan.fetched),
     }
     return config
 
