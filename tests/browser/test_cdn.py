@@ -4,16 +4,21 @@ No network is needed: a second local server plays the CDN, on another port
 (so another origin), with the runtime files of the npm package under
 ``pyodide/v{version}/full/`` as jsDelivr lays them out, and with
 ``Access-Control-Allow-Origin: *`` as a CDN (and GitHub Pages) sends it.
+
+Only the runtime comes from the CDN: the standard library and the package
+index are the site's own (Pyodide takes their URLs apart from the runtime's),
+as is the core's wheel.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
 import pytest
-from calcsite.engine import RUNTIME_FILES, copy_runtime, pyodide_version
+from calcsite.engine import LOCK, PAGE_RUNTIME, STDLIB, copy_runtime, pyodide_version
 from playwright.sync_api import Browser
 
 from tests.support.server import Server, start
@@ -54,14 +59,16 @@ def test_a_cdn_build_carries_no_runtime_and_points_at_the_cdn(cdn_site: Path, cd
     html = (cdn_site / "data-parallel-scaling" / "index.html").read_text(encoding="utf-8")
     runtime = cdn.url(TEMPLATE.format(version=VERSION) + "pyodide.mjs")
     assert f'<meta name="calc:pyodide" content="{runtime}">' in html
-    # The core's wheel is the site's own either way.
-    assert list((cdn_site / "assets" / "engine").glob("*/*.whl"))
+    # The core's wheel, the standard library and the package index are the site's own.
+    (folder,) = (cdn_site / "assets" / "engine").iterdir()
+    assert sorted(path.suffix for path in folder.iterdir()) == [".json", ".whl", ".zip"]
 
 
 def test_the_engine_boots_from_the_cdn_and_computes_a_shared_link(
     browser: Browser, cdn_site_server: Server, cdn: Server, recorder: Recorder
 ) -> None:
     context = _context(browser, recorder)
+    cdn.hits.clear()
     try:
         page = context.new_page()
         url = cdn_site_server.url(page_path("fr", "data-parallel-scaling"))
@@ -86,7 +93,19 @@ def test_the_engine_boots_from_the_cdn_and_computes_a_shared_link(
         for url in recorder.requests
         if url.startswith(cdn.origin)
     }
-    assert from_cdn == set(RUNTIME_FILES)
-    site_files = [url for url in recorder.requests if url.startswith(cdn_site_server.origin)]
-    assert any(url.endswith(".whl") for url in site_files)
-    assert not any("/assets/pyodide/" in url for url in site_files)
+    assert from_cdn == set(PAGE_RUNTIME)
+    # A shared link prefetches them from the page, and the worker finds them in the HTTP
+    # cache: asked for twice, sent once (a prefetch of another origin's file is no less
+    # usable than one of the page's own).
+    asked = Counter(urlsplit(url).path for url in recorder.requests if url.startswith(cdn.origin))
+    sent = Counter(hit.path for hit in cdn.hits)
+    assert asked == dict.fromkeys(sent, 2), (asked, sent)
+    assert sent == dict.fromkeys(asked, 1)
+    site_files = {
+        urlsplit(url).path.rsplit("/", 1)[-1]
+        for url in recorder.requests
+        if url.startswith(cdn_site_server.origin) and "/assets/engine/" in url
+    }
+    assert {STDLIB, LOCK} < site_files
+    assert any(name.endswith(".whl") for name in site_files)
+    assert not any("/assets/pyodide/" in url for url in recorder.requests)
