@@ -35,21 +35,24 @@ tooltips (``tests/browser/test_csp.py``):
   (``frame-ancestors``, ``sandbox`` and ``report-uri`` have no effect in a meta
   policy, and chromium warns about them.)
 
-The engine. Pyodide runs in the module worker, and a worker served over HTTP
-gets its policy from its own response (the HTML standard's "initialize a
-worker's policy container"; chromium since 2021, WebKit and Gecko alike):
-none on GitHub Pages. The page's meta governs only which worker starts
-(``worker-src``). Measured: with ``'wasm-unsafe-eval'`` and the CDN taken out
-of the pages' policies, the engine boots from the site and from a CDN with no
-violation. The pages that load the engine still name them, and only those
-pages: ``'wasm-unsafe-eval'`` (Pyodide compiles WebAssembly) and, when
-``PYODIDE_CDN`` is set, the runtime's own folder on the CDN in ``script-src``
-(the worker's ``import()`` of ``pyodide.mjs``) and ``connect-src`` (its
-fetches of the ``.wasm``, the lock file and the standard library), so that
-the engine keeps working where a browser applies the page's policy to the
-worker, as CSP level 2 had it. The CDN is named by folder, not by origin: a
-public CDN serves any package, and an origin-wide source would let an
-injected ``<script src>`` from it run.
+The engine, on the pages that load it (and only there). Pyodide runs in the
+module worker, and a worker served over HTTP gets its policy from its own
+response (the HTML standard's "initialize a worker's policy container";
+chromium since 2021, WebKit and Gecko alike): none on GitHub Pages. The
+page's policy governs which worker starts (``worker-src``) and what the page
+itself fetches: for a shared link, ``<link rel="prefetch">`` of the worker's
+files (``overrides/main.html``), which chromium allows when any directive
+allows the URL and otherwise reports against ``default-src``. So with
+``PYODIDE_CDN`` the runtime's folder on the CDN is named in ``script-src``
+(``pyodide.mjs`` and ``pyodide.asm.mjs``, modules) and ``connect-src`` (the
+``.wasm``, the lock file, the standard library): measured, without both the
+prefetches are refused. The CDN is named by folder, not by origin: a public
+CDN serves any package, and an origin-wide source would let an injected
+``<script src>`` from it run. ``'wasm-unsafe-eval'`` (Pyodide compiles
+WebAssembly) is not needed by chromium, the worker having no policy; it is
+named so that the engine keeps working where a browser applies the page's
+policy to the worker, as CSP level 2 had it, and it allows nothing but
+compiling WebAssembly.
 """
 
 from __future__ import annotations
