@@ -26,7 +26,7 @@ from typing import Any
 from playwright.sync_api import sync_playwright
 
 from tests.support.chromium import CHROMIUM
-from tests.support.server import serve
+from tests.support.server import Link, serve
 
 from . import ROOT, lighthouse, report
 from .floor import write_floor
@@ -35,9 +35,11 @@ from .published import targets
 from .scaling import build_site, scaled_build
 from .sizes import engine_of, inventory
 from .stats import CONFIDENCE, median, median_interval, percentile
-from .timing import Run, Target, Timer
+from .timing import TIMELINE, Run, Target, Timer
 
 OUTPUT = ROOT / ".bench"
+LINK = Link(megabits=20, latency_ms=40)
+"""A reader's network (an office line, a VPN), for the cold visits that go through it."""
 
 
 def _log(message: str) -> None:
@@ -95,7 +97,7 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
         help="run Lighthouse's chromium with RenderDocument on, as chromium ships it"
         " (Lighthouse's launcher turns it off; see the Performance page)",
     )
-    parser.add_argument("--skip", default="", help="comma-separated: timing,lighthouse,scaling")
+    parser.add_argument("--skip", default="", help="of timing,link,lighthouse,scaling")
     parser.add_argument("--output", type=Path, default=OUTPUT / "results.json")
     args = parser.parse_args(argv)
     for name in ("runs", "changes", "lighthouse_runs"):
@@ -117,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         "settings": {
             "runs": runs,
             "changes": changes,
+            "link": asdict(LINK),
             "lighthouse": {
                 **lighthouse.versions(),
                 # On when asked for, or when the installed launcher no longer turns it off.
@@ -141,7 +144,11 @@ def main(argv: list[str] | None = None) -> int:
     floor = Target("floor", floor_path, 'body[data-state="ready"]', "output", ("2",))
     results["pages"] = {page.path: {"prerendered": page.prerendered()} for page in pages}
 
-    with serve(site) as server, sync_playwright() as playwright:
+    with (
+        serve(site) as server,
+        serve(site, link=LINK) as linked,
+        sync_playwright() as playwright,
+    ):
         timer = Timer(playwright, server)
         # A first visit of each page: what it downloads (which also warms the
         # server's gzip cache, as a CDN's would be).
@@ -160,7 +167,8 @@ def main(argv: list[str] | None = None) -> int:
                 "requests": run.requests,
             }
         if "timing" not in skip:
-            results["first_live"] = _first_live(timer, floor, english, runs)
+            link = None if "link" in skip else Timer(playwright, linked)
+            results["first_live"] = _first_live(timer, floor, english, runs, link)
             results["recompute"] = _recompute(timer, english, changes)
 
     if "lighthouse" not in skip:
@@ -191,8 +199,10 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _first_live(timer: Timer, floor: Target, pages: list[CalcPage], runs: int) -> dict[str, Any]:
-    """Cold, then warm, visits of the floor and each page, round by round.
+def _first_live(
+    timer: Timer, floor: Target, pages: list[CalcPage], runs: int, link: Timer | None = None
+) -> dict[str, Any]:
+    """Cold, then warm, then cold through the emulated ``link``, visits round by round.
 
     A round visits every target back to back, in the reverse order every other
     round so that no page always follows the same one (a browser exiting, a file
@@ -202,6 +212,7 @@ def _first_live(timer: Timer, floor: Target, pages: list[CalcPage], runs: int) -
     """
     targets = [floor, *(_calc_target(page) for page in pages)]
     visits: dict[str, dict[str, list[Run]]] = {"cold": {}, "warm": {}}
+    visits |= {"link": {}} if link else {}
     profiles: dict[str, Path] = {}
     try:
         for visit, by_target in visits.items():
@@ -211,8 +222,10 @@ def _first_live(timer: Timer, floor: Target, pages: list[CalcPage], runs: int) -
             for index in range(runs):
                 for target in targets if index % 2 == 0 else targets[::-1]:
                     _log(f"{visit} {index + 1}/{runs} {target.name}")
-                    folder = profiles.get(target.name)
-                    run = timer.cold(target) if folder is None else timer.visit(folder, target)
+                    if visit == "warm":
+                        run = timer.visit(profiles[target.name], target)
+                    else:
+                        run = (link if visit == "link" and link else timer).cold(target)
                     by_target.setdefault(target.name, []).append(run)
     finally:
         for folder in profiles.values():
@@ -227,19 +240,12 @@ def _first_live(timer: Timer, floor: Target, pages: list[CalcPage], runs: int) -
             entry[f"{visit}_median"] = round(median(live), 1)
             paints = [v.fcp_ms for v in mine if v.fcp_ms is not None]
             entry[f"{visit}_fcp_median"] = round(median(paints), 1)
-            # Where the time goes: until the worker exists, its runtime's boot,
-            # then the rest (wheel, core import, first compute, DOM).
-            marks = [
-                (v.marks["bench:worker"], v.marks["bench:runtime"], v.live_ms)
-                for v in mine
-                if {"bench:worker", "bench:runtime"} <= v.marks.keys()
-            ]
-            if marks:
-                entry[f"{visit}_phases"] = {
-                    "worker_start": round(median([w for w, _, _ in marks]), 1),
-                    "runtime_boot": round(median([r - w for w, r, _ in marks]), 1),
-                    "after_boot": round(median([end - r for _, r, end in marks]), 1),
-                }
+            # Where the time goes: the median time of each milestone since navigation start.
+            entry[f"{visit}_timeline"] = {
+                key: round(median(times), 1)
+                for key in TIMELINE
+                if (times := [v.timeline[key] for v in mine if key in v.timeline])
+            }
             if target is not floor:
                 ratios = [v.live_ms / b.live_ms for v, b in zip(mine, base, strict=True)]
                 entry[f"{visit}_ratios"] = [round(r, 3) for r in ratios]

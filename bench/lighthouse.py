@@ -38,8 +38,6 @@ OBSERVED_FCP = "observed-first-contentful-paint"
 # about 1.2 s, the others at 0.1 to 0.4 s (Lighthouse's launcher turns off
 # RenderDocument, which a reader's browser keeps on; see the Performance page).
 HELD_PAINT_MS = 800.0
-# A main-thread task blocks input for whatever it lasts beyond this (Lighthouse's TBT).
-LONG_TASK_MS = 50.0
 CHROME_FLAGS = "--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage"
 RENDER_DOCUMENT = "RenderDocument"
 DISABLE_FEATURES = "--disable-features="
@@ -64,53 +62,11 @@ class Report:
     """Performance scores of every run of the page, in order."""
     paints: list[float | None] = field(default_factory=list)
     """The first paint seen (``OBSERVED_FCP``) in every run of the page, in order."""
-    blocking: dict[str, float] = field(default_factory=dict)
-    """This run's Total Blocking Time by source, as ``blocking_by_source`` splits it."""
-    blockings: list[dict[str, float]] = field(default_factory=list)
-    """``blocking`` of every run of the page, in order."""
-
-
-def _without_query(url: str) -> str:
-    return url.split("?", 1)[0]
 
 
 def _timings(audits: dict[str, Any]) -> dict[str, Any]:
     """The ``metrics`` audit's timings: of the simulated load, and of the one observed."""
     return dict((audits.get("metrics", {}).get("details", {}).get("items") or [{}])[0])
-
-
-def blocking_by_source(data: dict[str, Any]) -> dict[str, float]:
-    """Split a report's Total Blocking Time by what each long task is attributed to.
-
-    Lighthouse lists the long tasks of its simulated load with the script (or
-    document) it attributes each to; a task blocks for the part of it that
-    falls between the first contentful paint and Time to Interactive, less
-    50 ms, which is how Lighthouse sums TBT. The sources are file names
-    (``document`` for the page itself, ``unattributed`` where Lighthouse has
-    no script), so runs of different pages add up. The sum is within a few
-    milliseconds of the reported TBT, which Lighthouse rounds per run.
-    """
-    audits = data.get("audits", {})
-    timings = _timings(audits)
-    start, end = timings.get("firstContentfulPaint"), timings.get("interactive")
-    if start is None or end is None:
-        return {}
-    page = _without_query(str(data.get("finalDisplayedUrl") or data.get("requestedUrl") or ""))
-    found: dict[str, float] = {}
-    for task in audits.get("long-tasks", {}).get("details", {}).get("items") or []:
-        begin = float(task["startTime"])
-        clipped = min(begin + float(task["duration"]), end) - max(begin, start)
-        if clipped <= LONG_TASK_MS:
-            continue
-        url = _without_query(str(task.get("url") or ""))
-        if url == page:
-            source = "document"
-        elif "/" not in url:
-            source = "unattributed"
-        else:
-            source = url.rstrip("/").rsplit("/", 1)[-1]
-        found[source] = found.get(source, 0.0) + clipped - LONG_TASK_MS
-    return found
 
 
 def read_report(url: str, data: dict[str, Any]) -> Report:
@@ -144,12 +100,11 @@ def read_report(url: str, data: dict[str, Any]) -> Report:
         metrics=metrics,
         failing=failing,
         benchmark_index=None if index is None else float(index),
-        blocking=blocking_by_source(data),
     )
 
 
 def median_run(reports: list[Report]) -> Report:
-    """The run with the median performance score, with every run's score, paint and blocking.
+    """The run with the median performance score, with every run's score and first paint.
 
     A failed run is the median only if every run failed. Of two middle runs the
     lower is kept: no run is averaged, so every number shown is one real run's.
@@ -161,7 +116,6 @@ def median_run(reports: list[Report]) -> Report:
     chosen = ordered[(len(ordered) - 1) // 2]
     chosen.runs = [r.scores.get("performance", -1) for r in reports]
     chosen.paints = [r.metrics.get(OBSERVED_FCP) for r in reports]
-    chosen.blockings = [r.blocking for r in reports]
     return chosen
 
 

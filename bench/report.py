@@ -3,26 +3,25 @@
 The tables are the page's own (:mod:`bench.published`); under them come the
 figures that only the terminal shows: the fastest visit against the fastest
 floor, what warm visits downloaded, the slowest recompute, which Lighthouse ran
-and how, how many first paints chromium held back, Total Blocking Time by
-source, the audits under 1 and any failed run. A part skipped with ``--skip``
-is left out.
+and how, how many first paints chromium held back, the audits under 1 and any
+failed run. A part skipped with ``--skip`` is left out.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from .lighthouse import HELD_PAINT_MS
-from .published import TABLES, Numbers, PublishError, render
+from .published import TABLES, VISITS, Numbers, PublishError, render
 from .stats import CONFIDENCE
 
 _TITLES = {
     "bytes": "Bytes before the engine, gzip (raw in brackets; other: search index, icons)",
     "engine": "The engine: what the worker downloads",
-    "first-live": "First live result for a shared link, median of {runs} visits; ÷ floor: median"
-    " of the per-round ratios, with its {confidence}% bootstrap interval",
-    "phases": "Where the time goes (medians): worker created, Pyodide booted, then the rest",
+    "first-live": "First live result for a shared link, median of {runs} visits (link: through"
+    " {megabits} Mbit/s shared, {latency} ms a response); ÷ floor: median of the per-round"
+    " ratios, with its {confidence}% bootstrap interval",
+    "phases": "Where the time goes: when each milestone came, since navigation start (medians)",
     "recompute": "Recompute: input event to updated outputs",
     "lighthouse": "{lighthouse}, mobile: each page's median run by performance score",
     "build": "Build time as the calculator pages multiply",
@@ -43,7 +42,7 @@ def _lighthouse_setting(setting: dict[str, Any]) -> str:
 
 def _first_live_extra(live: dict[str, Any], f: Numbers) -> list[str]:
     fastest = [
-        f"{name} {f.ratio(entry['cold_ratio_fastest'])} / {f.ratio(entry['warm_ratio_fastest'])}"
+        f"{name} " + " / ".join(f.ratio(entry[f"{v}_ratio_fastest"]) for v in VISITS if v in entry)
         for name, entry in live.items()
         if "cold_ratio_fastest" in entry
     ]
@@ -52,7 +51,7 @@ def _first_live_extra(live: dict[str, Any], f: Numbers) -> list[str]:
         for name, entry in live.items()
     ]
     return [
-        "  fastest ÷ fastest floor, cold / warm (the overhead with the least interference): "
+        "  fastest ÷ fastest floor, cold / warm / link (the overhead with the least interference): "
         + ", ".join(fastest),
         "  most bytes a warm visit got from the server: " + ", ".join(sent),
     ]
@@ -66,16 +65,6 @@ def _lighthouse_extra(reports: list[dict[str, Any]]) -> list[str]:
         out.append(
             f"  first paint held back (seen after {HELD_PAINT_MS:.0f} ms) in {held} of"
             f" {len(paints)} runs of calculator pages"
-        )
-    runs = [run for r in calculators for run in r.get("blockings") or []]
-    totals: Counter[str] = Counter()
-    for run in runs:
-        totals.update(run)
-    if shares := totals.most_common():
-        out.append(
-            "  Total Blocking Time by source, mean per run of calculator pages (Lighthouse's"
-            " simulated long tasks): "
-            + ", ".join(f"{source} {ms / len(runs):.0f} ms" for source, ms in shares)
         )
     for r in reports:
         out += [f"  {r['page']} {c}: {', '.join(a)}" for c, a in r["failing"].items()]
@@ -107,9 +96,12 @@ def table(results: dict[str, Any]) -> str:
     for name in (*TABLES[1:], TABLES[0]):
         if not results.get(_PARTS.get(name, name)):
             continue
+        link = results["settings"].get("link") or {}
         out += [
             "",
             _TITLES[name].format(
+                megabits=f.number(link.get("megabits", 0)),
+                latency=f.number(link.get("latency_ms", 0)),
                 runs=results["settings"]["runs"],
                 confidence=round(CONFIDENCE * 100),
                 lighthouse=_lighthouse_setting(results["settings"].get("lighthouse", {})),

@@ -4,7 +4,10 @@ A script injected before any of the page's own (Playwright's init script)
 watches the DOM with a ``MutationObserver`` and stores ``performance.now()``
 (milliseconds since navigation start) the moment the page shows the expected
 texts in a ready state: for a calculator, its form in ``data-state=ready`` with
-the outputs the core gives for the link's inputs; for the floor, ``2``.
+the outputs the core gives for the link's inputs; for the floor, ``2``. The
+engine's worker marks its own milestones (``calc:*``: Pyodide imported,
+compiled, Python started, the core imported), read from it with the end of its
+last download and put on the page's clock: where the time went.
 
 Cold: a new chromium profile for each run. Warm: one profile, primed by a
 visit, then reopened in a new browser process for each run, so that only the
@@ -31,20 +34,12 @@ from .pages import Step
 TIMEOUT_MS = 90_000
 
 _WATCH = """(() => {
-  // Milestones of the engine, from the page's side: the worker created, its
-  // runtime booted (the calculators' progress step 2, the floor's "runtime").
-  const steps = (window.__benchSteps = {});
+  // When the page created its first worker (the engine's, on either page).
   const Native = window.Worker;
   window.Worker = class extends Native {
     constructor(...args) {
       super(...args);
-      steps.worker ??= performance.now();
-      this.addEventListener("message", ({ data }) => {
-        const type = data && data.type;
-        if (type === "runtime" || (type === "progress" && data.step === 2)) {
-          steps.runtime ??= performance.now();
-        }
-      });
+      window.__benchWorker ??= performance.now();
     }
   };
   const want = %s;
@@ -67,13 +62,19 @@ _WATCH = """(() => {
 _METRICS = """() => ({
   live: window.__benchLive,
   fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null,
-  marks: {
-    ...Object.fromEntries(performance.getEntriesByType("mark").map((m) => [m.name, m.startTime])),
-    ...Object.fromEntries(
-      Object.entries(window.__benchSteps || {}).map(([k, v]) => ["bench:" + k, v]),
-    ),
-  },
+  origin: performance.timeOrigin,
+  worker: window.__benchWorker,
 })"""
+
+_MILESTONES = """() => ({
+  origin: performance.timeOrigin,
+  marks: Object.fromEntries(performance.getEntriesByType("mark").map((m) => [m.name, m.startTime])),
+  downloaded: Math.max(0, ...performance.getEntriesByType("resource").map((r) => r.responseEnd)),
+})"""
+TIMELINE = ("worker", "downloaded", "compiled", "started", "core", "live")
+"""A visit's milestones, in order: the page created the worker, which downloaded the
+engine, compiled Pyodide's WebAssembly, started Python, imported the core; then the
+first live result. The floor has no core."""
 
 _POSTED = """(() => {
   // When the page last posted to a worker: splits a recompute into the wait
@@ -145,7 +146,8 @@ class Run:
 
     live_ms: float
     fcp_ms: float | None
-    marks: dict[str, float]
+    timeline: dict[str, float] = field(default_factory=dict)
+    """Milliseconds since navigation start of each milestone of ``TIMELINE`` seen."""
     requests: list[str] = field(default_factory=list)
     """URL paths the server answered during the visit."""
     bytes_sent: int = 0
@@ -177,13 +179,21 @@ class Timer:
             page = context.pages[0] if context.pages else context.new_page()
             self.server.hits.clear()
             page.goto(self.server.url(target.path), wait_until="commit")
-            page.wait_for_function("window.__benchLive !== undefined", polling=50)
+            page.wait_for_function("() => window.__benchLive !== undefined", polling=50)
             metrics: dict[str, Any] = page.evaluate(_METRICS)
             hits = list(self.server.hits)
+            timeline = {"worker": metrics["worker"], "live": metrics["live"]}
+            for worker in page.workers:  # the engine's: the one that marks its milestones
+                found: dict[str, Any] = worker.evaluate(_MILESTONES)
+                marks = {k.removeprefix("calc:"): v for k, v in found["marks"].items()}
+                if "started" in marks:
+                    marks["downloaded"] = found["downloaded"]
+                    shift = found["origin"] - metrics["origin"]
+                    timeline |= {k: v + shift for k, v in marks.items() if k in TIMELINE}
         return Run(
             live_ms=metrics["live"],
             fcp_ms=metrics["fcp"],
-            marks=metrics["marks"],
+            timeline={k: timeline[k] for k in TIMELINE if timeline.get(k) is not None},
             requests=[hit.path for hit in hits],
             bytes_sent=sum(hit.sent for hit in hits),
         )

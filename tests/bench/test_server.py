@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import gzip
 import http.client
+import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-from tests.support.server import Server, serve
+from tests.support.server import Link, Server, serve
 
 
 @pytest.fixture
@@ -106,3 +108,39 @@ def test_a_prefix_publishes_the_folder_there_only(site: Path) -> None:
         assert running.url("page/") == running.origin + "/repo/page/"
         assert get(running, "/repo/page/").status == 200
         assert get(running, "/page/").status == 404
+
+
+def timed_get(server: Server, path: str) -> tuple[float, bytes]:
+    started = time.monotonic()
+    response = get(server, path)
+    return time.monotonic() - started, response.body  # type: ignore[attr-defined]
+
+
+def test_the_link_is_off_by_default(server: Server) -> None:
+    assert server.link is None
+    assert timed_get(server, "/core.whl")[0] < 0.2
+
+
+def test_a_link_delays_each_response_and_paces_its_body(tmp_path: Path) -> None:
+    (tmp_path / "big.whl").write_bytes(bytes(200_000))
+    (tmp_path / "small.whl").write_bytes(b"PK")
+    # 16 Mbit/s: 2 MB/s, so 200 kB take 0.1 s; 50 ms before each first byte.
+    with serve(tmp_path, link=Link(megabits=16, latency_ms=50)) as running:
+        small, _ = timed_get(running, "/small.whl")
+        big, body = timed_get(running, "/big.whl")
+    assert body == bytes(200_000)
+    assert 0.05 <= small < 0.15
+    assert 0.15 <= big < 0.35
+
+
+def test_responses_share_the_links_bandwidth(tmp_path: Path) -> None:
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.whl").write_bytes(bytes(200_000))
+    with serve(tmp_path, link=Link(megabits=16, latency_ms=0)) as running:
+        started = time.monotonic()
+        with ThreadPoolExecutor(2) as pool:
+            bodies = list(pool.map(lambda path: timed_get(running, path)[1], ["/a.whl", "/b.whl"]))
+        both = time.monotonic() - started
+    # Together, 400 kB at 2 MB/s: about 0.2 s, not the 0.1 s each would take alone.
+    assert 0.19 <= both < 0.4
+    assert bodies == [bytes(200_000)] * 2

@@ -15,6 +15,11 @@ tests and the benchmark use it::
 Compressed bodies are kept in memory by path, size and modification time, so
 that a 9.6 MB WebAssembly module is compressed once, as a CDN would, and not
 on every request of a timed run.
+
+Off by default, the server can also play a reader's network (``link=Link()``):
+each response waits a latency before its first byte, and every body shares one
+bandwidth, chunk by chunk, with the others being sent at the same time, as
+downloads share an office line or a VPN. Nothing else of the answer changes.
 """
 
 from __future__ import annotations
@@ -27,7 +32,8 @@ import os
 import posixpath
 import sys
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -36,6 +42,7 @@ __all__ = [
     "COMPRESSIBLE",
     "MIME_TYPES",
     "Hit",
+    "Link",
     "Server",
     "SiteHandler",
     "compressed",
@@ -105,6 +112,38 @@ class _GzipCache:
 
 
 @dataclass(frozen=True)
+class Link:
+    """An emulated network between the browser and the server (see the module's docstring)."""
+
+    megabits: float = 20.0
+    """The bandwidth every response shares, in Mbit/s."""
+    latency_ms: float = 40.0
+    """The wait before each response's first byte, in milliseconds."""
+    chunk: int = 16_384
+    """Bytes sent at a time: each chunk takes its turn on the shared line."""
+
+
+class _Line:
+    """A link's shared bandwidth: one clock of when the line is next free, for every response."""
+
+    def __init__(self, link: Link) -> None:
+        self.link = link
+        self.lock = threading.Lock()
+        self.free = 0.0
+
+    def send(self, write: Callable[[bytes], object], data: bytes) -> None:
+        """Write ``data`` as fast as the line allows, sharing it with concurrent senders."""
+        seconds_per_byte = 8 / (self.link.megabits * 1e6)
+        for start in range(0, len(data), self.link.chunk):
+            piece = data[start : start + self.link.chunk]
+            with self.lock:
+                self.free = max(time.monotonic(), self.free) + len(piece) * seconds_per_byte
+                arrives = self.free
+            time.sleep(max(0.0, arrives - time.monotonic()))
+            write(piece)
+
+
+@dataclass(frozen=True)
 class Hit:
     """One answered request: its URL path, status and body bytes sent."""
 
@@ -126,6 +165,7 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
         cache: _GzipCache,
         hits: list[Hit],
         compress: bool = True,
+        line: _Line | None = None,
         **kwargs: object,
     ) -> None:
         self.directory = directory
@@ -133,6 +173,7 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
         self.cache = cache
         self.hits = hits
         self.compress = compress
+        self.line = line
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
 
     # ------------------------------------------------------------ routing
@@ -159,6 +200,8 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
         self._respond(body=True)
 
     def _respond(self, body: bool) -> None:
+        if self.line is not None:
+            time.sleep(self.line.link.latency_ms / 1000)
         url = urlsplit(self.path)
         path, location = self._file(url.path)
         if location is not None:
@@ -203,7 +246,10 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         if body:
             try:
-                self.wfile.write(data)
+                if self.line is None:
+                    self.wfile.write(data)
+                else:
+                    self.line.send(self.wfile.write, data)
             except ConnectionError:
                 self.close_connection = True  # the browser went away mid-download
 
@@ -259,6 +305,8 @@ class Server:
     base: str
     origin: str
     httpd: http.server.ThreadingHTTPServer = field(repr=False)
+    link: Link | None = None
+    """The emulated network, if any."""
     hits: list[Hit] = field(default_factory=list, repr=False)
     """Every request answered, in order; the benchmark clears it between runs."""
 
@@ -272,14 +320,22 @@ class Server:
         self.httpd.server_close()
 
 
-def start(directory: Path, prefix: str = "/", port: int = 0, compress: bool = True) -> Server:
+def start(
+    directory: Path,
+    prefix: str = "/",
+    port: int = 0,
+    compress: bool = True,
+    link: Link | None = None,
+) -> Server:
     """Serve ``directory`` under ``prefix`` on 127.0.0.1 from a background thread.
 
     ``port=0`` picks a free port. ``compress=False`` serves every file as is,
-    for comparison.
+    for comparison. ``link`` puts an emulated network between the server and
+    its clients.
     """
     cache = _GzipCache()
     hits: list[Hit] = []
+    line = None if link is None else _Line(link)
 
     def handler(*args: object) -> SiteHandler:
         return SiteHandler(
@@ -289,20 +345,25 @@ def start(directory: Path, prefix: str = "/", port: int = 0, compress: bool = Tr
             cache=cache,
             hits=hits,
             compress=compress,
+            line=line,
         )
 
     httpd = _QuietServer(("127.0.0.1", port), handler)
     threading.Thread(target=httpd.serve_forever, name="bench-server", daemon=True).start()
     origin = f"http://127.0.0.1:{httpd.server_address[1]}"
-    return Server(base=origin + prefix, origin=origin, httpd=httpd, hits=hits)
+    return Server(base=origin + prefix, origin=origin, httpd=httpd, hits=hits, link=link)
 
 
 @contextlib.contextmanager
 def serve(
-    directory: Path, prefix: str = "/", port: int = 0, compress: bool = True
+    directory: Path,
+    prefix: str = "/",
+    port: int = 0,
+    compress: bool = True,
+    link: Link | None = None,
 ) -> Iterator[Server]:
     """Serve ``directory`` for the duration of a ``with`` block (see :func:`start`)."""
-    server = start(directory, prefix, port, compress)
+    server = start(directory, prefix, port, compress, link)
     try:
         yield server
     finally:
