@@ -100,11 +100,11 @@ def _broken_wheel(wheel: bytes) -> bytes:
     return target.getvalue()
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_a_fault_in_one_form_stays_in_that_form(
-    page: Page, server: Server, recorder: Recorder
+    page: Page, server: Server, recorder: Recorder, language: str
 ) -> None:
     """An exception in a compute function is the ``internal`` reply: only its form says so."""
-    language = "it"
     slug = "effective-batch-size"
     forms = static_forms(server.url(page_path(language, slug)))
     broken, other = forms

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
+import pytest
+from calcsite.messages import LANGUAGES, tree
 from calcsite.search import INDEX, language_roots, split_index, write_split_index
+
+from calculator import CALCULATORS
 
 ROOTS = {"en": "", "fr": "fr/", "it": "it/"}
 MERGED = {
@@ -65,3 +70,19 @@ def test_writing_the_split_twice_changes_nothing_the_second_time(tmp_path: Path)
 
 def _indexes(site: Path) -> dict[str, str]:
     return {lang: (site / root / INDEX).read_text(encoding="utf-8") for lang, root in ROOTS.items()}
+
+
+def _pages_with(site: Path, language: str, word: str) -> set[str]:
+    index = json.loads((site / tree(language) / "search" / "search_index.json").read_text())
+    return {
+        doc["location"].split("#")[0]
+        for doc in index["docs"]
+        if re.search(rf"\b{word}s?\b", doc["title"] + " " + doc["text"])
+    }
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_what_readers_call_their_hardware_is_found(site: Path, language: str) -> None:
+    """The prose says accelerator or device; readers search for GPU (and TPU)."""
+    assert {f"{slug}/" for slug in CALCULATORS} <= _pages_with(site, language, "GPU")
+    assert "" in _pages_with(site, language, "TPU"), "the home page's glossary names TPUs"
