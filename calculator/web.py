@@ -10,15 +10,20 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .charts import Labels, render
 from .engine import display_decimal, run
 from .errors import CalculatorError, InvalidInputs, UnknownCalculatorError
 from .notation import Notation, localise
 from .registry import get
+from .spec import Mode
+from .values import parse_inputs
 
 __all__ = ["evaluate"]
 
 
-def evaluate(slug: str, request: str, notation: str | None = None) -> str:
+def evaluate(
+    slug: str, request: str, notation: str | None = None, labels: str | None = None
+) -> str:
     """Compute one calculator from raw field values.
 
     Args:
@@ -28,6 +33,9 @@ def evaluate(slug: str, request: str, notation: str | None = None) -> str:
         notation: How the page's language writes numbers, as the JSON object of
             :meth:`calculator.notation.Notation.as_json`. Without it, text is
             read in plain notation only, as the command line and scripts write it.
+        labels: The words and number conventions of the page's chart, as the
+            JSON object :meth:`calculator.charts.Labels.from_json` reads. With
+            them, a success reply also holds the mode's chart (see below).
 
     Returns:
         A JSON object. On success: ``{"ok": true, "calculator", "mode",
@@ -39,10 +47,15 @@ def evaluate(slug: str, request: str, notation: str | None = None) -> str:
         With a notation, either reply also holds ``"plain": {name: text}``, each
         field in plain notation (for links), and ``"notes": [{"field", "code",
         "readings"}, ...]`` for fields whose text read two ways.
+        With ``labels``, a success reply also holds
+        ``"chart"``: the mode's chart as an HTML fragment drawn by
+        :func:`calculator.charts.render`, or ``null`` where the calculator has
+        none (or, should drawing fail, where it could not be drawn: the results
+        stand).
     """
     reply: dict[str, Any] = {"ok": False, "calculator": slug, "mode": None}
     try:
-        return _evaluate(reply, slug, request, notation)
+        return _evaluate(reply, slug, request, notation, labels)
     except Exception:  # documented never to raise: a fault in a compute function is a reply
         reply.pop("plain", None)
         reply.pop("notes", None)
@@ -50,7 +63,7 @@ def evaluate(slug: str, request: str, notation: str | None = None) -> str:
 
 
 def _evaluate(  # noqa: PLR0911 -- one early reply per kind of bad request
-    reply: dict[str, Any], slug: str, request: str, notation: str | None
+    reply: dict[str, Any], slug: str, request: str, notation: str | None, labels: str | None
 ) -> str:
     try:
         raw = json.loads(request)
@@ -71,6 +84,7 @@ def _evaluate(  # noqa: PLR0911 -- one early reply per kind of bad request
     reply["mode"] = mode.name
     if mode_name is not None and not isinstance(mode_name, str):
         return _errors(reply, [{"field": "mode", "code": "unknown_mode", "bound": None}])
+    language: Notation | None = None
     if notation is not None:
         try:
             language = Notation.from_json(notation)
@@ -97,7 +111,19 @@ def _evaluate(  # noqa: PLR0911 -- one early reply per kind of bad request
         },
         warnings=list(result.warnings),
     )
+    if labels is not None:
+        reply["chart"] = _chart(calculator.slug, mode, raw, labels, language)
     return json.dumps(reply, allow_nan=False)
+
+
+def _chart(
+    slug: str, mode: Mode, raw: dict[str, Any], labels: str, notation: Notation | None
+) -> str | None:
+    """The mode's chart for inputs :func:`run` accepted; ``None`` if it cannot be drawn."""
+    try:
+        return render(slug, mode.name, parse_inputs(mode, raw), Labels.from_json(labels), notation)
+    except Exception:  # a chart that fails to draw leaves the results standing
+        return None
 
 
 def _errors(reply: dict[str, Any], errors: list[dict[str, Any]]) -> str:

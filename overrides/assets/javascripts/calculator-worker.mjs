@@ -6,11 +6,13 @@
 // from the folder of `wheel` (see STDLIB below). The worker boots at
 // once and reports {type: "progress", step, steps}, then {type: "ready",
 // seconds} or {type: "failed", error}. After "ready" the page sends {id, slug,
-// request, notation, locale, styles} (request: an object of raw values by input
-// name, optional "mode"; notation: the page language's symbols as a JSON
-// string, for the core to read the fields with; styles: display style by
-// output name) and gets {id, reply, texts} (reply: the parsed JSON reply of
-// calculator.web.evaluate; texts: {outputs: {name: text}} or {bounds: [text]},
+// request, notation, locale, styles, labels} (request: an object of raw values
+// by input name, optional "mode"; notation: the page language's symbols as a
+// JSON string, for the core to read the fields with; styles: display style by
+// output name; labels: the words of the form's chart as a JSON string, or
+// null where it has none) and gets {id, reply, texts} (reply: the parsed JSON
+// reply of calculator.web.evaluate, with the chart's HTML in reply.chart when
+// labels were sent; texts: {outputs: {name: text}} or {bounds: [text]},
 // formatted for the locale, and plurals: {inputs, outputs: {name: CLDR plural
 // category}} for the units) or {id, error}.
 //
@@ -156,9 +158,15 @@ async function boot({ pyodide: pyodideURL, wheel: wheelURL, locales }) {
   post({ type: "ready", seconds: (performance.now() - started) / 1000 });
 }
 
-function compute({ id, slug, request, notation, locale, styles }) {
+function compute({ id, slug, request, notation, locale, styles, labels }) {
   try {
-    const text = evaluate(String(slug), JSON.stringify(request), notation ?? undefined);
+    // With labels (a form that has a chart), the reply holds the core's chart too.
+    const text = evaluate(
+      String(slug),
+      JSON.stringify(request),
+      notation ?? undefined,
+      typeof labels === "string" ? labels : undefined,
+    );
     const reply = JSON.parse(text);
     post({ id, reply, texts: texts(reply, locale, styles) });
   } catch (error) {

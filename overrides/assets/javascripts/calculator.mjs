@@ -16,6 +16,13 @@
 // symbols, from the build): the browser never decides what a number means.
 // Links carry plain notation (96.59, 2000), so a link made on one language's
 // page opens the same case on another's.
+//
+// A form may have a chart after it ([data-chart-for] naming the form's id,
+// with the chart's words in [data-labels], its drawing in [data-chart-body]
+// and a [data-chart-status] line): the core draws it (calculator.charts), in
+// the HTML at build time and in each reply of the worker, which the page puts
+// in place of the old one. Only the elements and attributes the core draws
+// are kept; nothing from the address bar is ever markup.
 
 const BOOT_TIMEOUT_MS = 30000; // engine not ready by then: failed
 const REPLY_TIMEOUT_MS = 20000; // a request left unanswered that long: failed
@@ -85,6 +92,84 @@ function setText(element, text) {
   if (element && element.textContent !== text) element.textContent = text;
 }
 
+// ---------------------------------------------------------------- a chart
+
+// What calculator.charts writes, and nothing else.
+const CHART_ELEMENTS = new Set(
+  "p ul li svg g path line rect circle text title desc details summary table thead tbody tr th td".split(
+    " ",
+  ),
+);
+const CHART_ATTRIBUTES = new Set(
+  ("class id xmlns viewBox role aria-labelledby aria-hidden focusable width height x y x1 y1 " +
+    "x2 y2 cx cy r d fill stroke stroke-width stroke-dasharray font-size text-anchor scope tabindex")
+    .split(" "),
+);
+
+function chartFragment(html) {
+  const template = document.createElement("template");
+  template.innerHTML = html;
+  for (const element of template.content.querySelectorAll("*")) {
+    if (!CHART_ELEMENTS.has(element.localName)) {
+      element.remove();
+      continue;
+    }
+    for (const { name } of [...element.attributes]) {
+      if (!CHART_ATTRIBUTES.has(name)) element.removeAttribute(name);
+    }
+  }
+  return template.content;
+}
+
+class Chart {
+  static of(form) {
+    const element = form.id
+      ? document.querySelector(`[data-chart-for="${CSS.escape(form.id)}"]`)
+      : null;
+    const body = element?.querySelector("[data-chart-body]");
+    return body ? new Chart(element, body) : null;
+  }
+
+  constructor(element, body) {
+    this.element = element;
+    this.body = body;
+    this.status = element.querySelector("[data-chart-status]");
+    this.labels = element.dataset.labels || null;
+    // The pre-rendered example, to restore if the engine fails.
+    this.example = [...body.childNodes].map((node) => node.cloneNode(true));
+  }
+
+  // The table of numbers stays open if the reader opened it.
+  keepOpen(replace) {
+    const open = Boolean(this.body.querySelector("details[open]"));
+    replace();
+    const details = this.body.querySelector("details");
+    if (open && details) details.open = true;
+    this.body.hidden = false;
+    if (this.status) {
+      this.status.hidden = true;
+      setText(this.status, "");
+    }
+  }
+
+  show(html) {
+    this.keepOpen(() => this.body.replaceChildren(chartFragment(html)));
+  }
+
+  restore() {
+    this.keepOpen(() => this.body.replaceChildren(...this.example.map((n) => n.cloneNode(true))));
+  }
+
+  // No chart for other inputs than those on screen: a line says why instead.
+  hide(text) {
+    this.body.hidden = true;
+    if (this.status) {
+      setText(this.status, text);
+      this.status.hidden = !text;
+    }
+  }
+}
+
 class Calc {
   constructor(form) {
     this.form = form;
@@ -121,6 +206,7 @@ class Calc {
     this.status = form.querySelector("[data-status]");
     this.warnings = form.querySelector("ul[data-warnings]");
     this.copy = form.querySelector('button[data-action="copy-link"]');
+    this.chart = Chart.of(form);
     this.live = this.outputs.length ? this.outputs[0].closest("[aria-live]") : null;
     // The pre-rendered example, to restore if the engine fails.
     this.example = {
@@ -330,6 +416,10 @@ class Calc {
         );
       }
     }
+    if (this.chart) {
+      if (typeof reply.chart === "string") this.chart.show(reply.chart);
+      else this.chart.hide("");
+    }
     this.form.classList.remove("calc--stale");
     this.setState("ready");
   }
@@ -354,6 +444,7 @@ class Calc {
     // No stale numbers: the results say nothing until the inputs are fixed.
     this.setOutputs(this.outputs.map(() => DASH));
     if (this.warnings) this.warnings.replaceChildren();
+    if (this.chart) this.chart.hide(this.messages.invalid ?? "");
     this.form.classList.add("calc--stale");
     this.setState("invalid", general.length ? general.join(" ") : this.messages.invalid);
   }
@@ -363,9 +454,11 @@ class Calc {
   showExampleOrStale() {
     if (this.isExample()) {
       this.setOutputs(this.example.outputs);
+      if (this.chart) this.chart.restore();
       this.form.classList.remove("calc--stale");
     } else {
       this.setOutputs(this.outputs.map(() => DASH));
+      if (this.chart) this.chart.hide(this.messages.loading ?? "");
       this.form.classList.add("calc--stale");
     }
   }
@@ -401,6 +494,7 @@ class Calc {
     if (this.warnings) {
       this.warnings.replaceChildren(...this.example.warnings.map((li) => li.cloneNode(true)));
     }
+    if (this.chart) this.chart.restore();
     this.form.classList.remove("calc--stale");
     this.setBusy(false);
     this.setState("failed");
@@ -535,6 +629,7 @@ const engine = {
       notation: calc.notationText,
       locale: calc.locale,
       styles: calc.styles,
+      labels: calc.chart ? calc.chart.labels : null,
     });
     return id;
   },

@@ -9,7 +9,13 @@ Directives are HTML comments, so an unrendered one stays invisible:
 - ``<!-- md:reference SLUG -->`` on its own line: the table of a calculator's
   inputs and outputs;
 - ``<!-- md:notation TEXT ... -->`` on its own line: how each language's page
-  reads each TEXT typed into a field, as the core reads it.
+  reads each TEXT typed into a field, as the core reads it;
+- ``<!-- md:chart SLUG[/MODE] -->`` on its own line, after the form of that
+  mode: its chart, drawn by the core for the form's example
+  (:mod:`calculator.charts`), which the page redraws as the inputs change;
+- ``<!-- md:runs SLUG/MODE -->`` on its own line: the table of published
+  runs (``docs/assets/data/published-runs.json``), each row's figures computed
+  by that mode and each row a link that opens the form with its numbers.
 
 Code (fenced blocks and inline spans) is left alone, so the directives can be documented.
 """
@@ -28,16 +34,19 @@ from calculator.values import parse_inputs
 
 from .formatting import format_bound, format_output
 from .mathml import render_math
-from .widgets import notation_context, reference_context, widget_context
+from .runs import RunsError, runs_context
+from .widgets import chart_context, notation_context, reference_context, widget_context
 
 __all__ = ["DirectiveError", "Page", "expand", "form_inputs"]
 
 FORM_TEMPLATE = "fragments/calculator/form.html"
 REFERENCE_TEMPLATE = "fragments/calculator/reference.html"
 NOTATION_TEMPLATE = "fragments/calculator/notation.html"
+CHART_TEMPLATE = "fragments/calculator/chart.html"
+RUNS_TEMPLATE = "fragments/calculator/runs.html"
 
 _DIRECTIVE = re.compile(
-    r"<!--\s*md:(?P<kind>calculator|value|reference|notation)\s+(?P<args>.*?)\s*-->"
+    r"<!--\s*md:(?P<kind>calculator|value|reference|notation|chart|runs)\s+(?P<args>.*?)\s*-->"
 )
 # Fenced blocks and inline code spans are shown verbatim.
 _CODE = re.compile(
@@ -102,6 +111,8 @@ def _expand_prose(text: str, page: Page) -> str:
         "value": _value,
         "reference": _reference,
         "notation": _notation,
+        "chart": _chart,
+        "runs": _runs,
     }
 
     def replace(match: re.Match[str]) -> str:
@@ -143,6 +154,27 @@ def _reference(args: list[str], page: Page) -> str:
     calculator, _ = _target(args[0])
     context = reference_context(calculator, page.language)
     return _block(page.env.get_template(REFERENCE_TEMPLATE).render(**context))
+
+
+def _chart(args: list[str], page: Page) -> str:
+    if len(args) != 1:
+        raise DirectiveError(f"md:chart takes one SLUG[/MODE], got {args}")
+    calculator, mode = _target(args[0])
+    context = chart_context(calculator, mode, page.language)
+    if context is None:
+        raise DirectiveError(f"md:chart {args[0]}: {calculator.slug} has no chart")
+    return _block(page.env.get_template(CHART_TEMPLATE).render(**context))
+
+
+def _runs(args: list[str], page: Page) -> str:
+    if args != ["data-parallel-scaling/measure"]:
+        raise DirectiveError(f"md:runs takes data-parallel-scaling/measure, got {args}")
+    calculator, mode = _target(args[0])
+    try:
+        context = runs_context(mode, f"calc-{calculator.slug}-{mode.name}", page.language)
+    except (RunsError, CalculatorError) as error:
+        raise DirectiveError(f"md:runs: {error}") from None
+    return _block(page.env.get_template(RUNS_TEMPLATE).render(**context))
 
 
 def _notation(args: list[str], page: Page) -> str:

@@ -234,6 +234,142 @@ _FR: dict[str, str] = {
     "chunks": "segments",
     "%": "%",
     "—": "—",
+    # Charts drawn by the core (calculator.charts.WORDS), the published runs (calcsite.runs).
+    "The chart's numbers": "Les nombres du graphique",
+    "{value} (entered)": "{value} (saisi)",
+    "Throughput against the number of devices": "Débit selon le nombre d’accélérateurs",
+    "Speedup against the number of devices, as estimated": (
+        "Accélération estimée selon le nombre d’accélérateurs"
+    ),
+    "Throughput, samples/s": "Débit, échantillons/s",
+    "Speedup over one device": "Accélération par rapport à un accélérateur",
+    "Ideal: d·v": "Idéal\u00a0: d·v",
+    "Ideal: d": "Idéal\u00a0: d",
+    "At E = {efficiency}": "À E = {efficiency}",
+    "At the measured E = {efficiency}": "À l’efficacité mesurée, E = {efficiency}",
+    "If Ê stayed at {efficiency}": "Si Ê restait à {efficiency}",
+    "Estimated: d·Ê(d), Ê falling as d grows": (
+        "Estimation\u00a0: d·Ê(d), Ê baissant quand d augmente"
+    ),
+    "Entered: d = {devices}, {throughput} samples/s": (
+        "Saisi\u00a0: d = {devices}, {throughput} échantillons/s"
+    ),
+    "Measured: d = {devices}, {throughput} samples/s": (
+        "Mesuré\u00a0: d = {devices}, {throughput} échantillons/s"
+    ),
+    "Entered: d = {devices}, a speedup of {speedup}": (
+        "Saisi\u00a0: d = {devices}, une accélération de {speedup}"
+    ),
+    (
+        "Ideal throughput grows in proportion to the devices: {ideal} samples/s at d = {devices}. "
+        "At E = {efficiency} the cluster delivers {actual} samples/s, and the gap widens with "
+        "every device added."
+    ): (
+        "Le débit idéal croît en proportion des accélérateurs\u00a0: {ideal} échantillons/s pour d "
+        "= {devices}. À E = {efficiency}, le cluster fournit {actual} échantillons/s, et l’écart "
+        "se creuse à chaque accélérateur ajouté."
+    ),
+    (
+        "At d = {devices} the measured {measured} samples/s are {efficiency} of the ideal {ideal} "
+        "samples/s; the second line carries that efficiency to other cluster sizes."
+    ): (
+        "Pour d = {devices}, les {measured} échantillons/s mesurés font {efficiency} des {ideal} "
+        "échantillons/s idéaux\u202f; la seconde droite prolonge cette efficacité aux autres "
+        "tailles de cluster."
+    ),
+    (
+        "The estimated efficiency falls from 100% on one device to {efficiency} at d = {devices}, "
+        "a speedup of {speedup} where perfect scaling would give {ideal}; the curve follows the "
+        "all-reduce model up to d = {last}."
+    ): (
+        "L’efficacité estimée baisse de 100\u00a0% sur un accélérateur à {efficiency} pour d = "
+        "{devices}, une accélération de {speedup} là où une mise à l’échelle parfaite donnerait "
+        "{ideal}\u202f; la courbe suit le modèle de la réduction globale jusqu’à d = {last}."
+    ),
+    "Devices d": "Accélérateurs d",
+    "Ideal throughput, samples/s": "Débit idéal, échantillons/s",
+    "Throughput at E = {efficiency}, samples/s": "Débit à E = {efficiency}, échantillons/s",
+    "Estimated efficiency Ê": "Efficacité estimée Ê",
+    "Estimated speedup": "Accélération estimée",
+    "Ideal speedup": "Accélération idéale",
+    "Pipeline schedule: p = {stages}, m = {micro_batches}, v = {chunks}": (
+        "Ordonnancement du pipeline\u00a0: p = {stages}, m = {micro_batches}, v = {chunks}"
+    ),
+    "Time": "Temps",
+    "Stage": "Étage",
+    "Forward pass": "Passe avant",
+    "Backward pass": "Passe arrière",
+    "Idle: the bubble": "Inactivité\u00a0: la bulle",
+    "β = {beta} of the ideal compute time (Megatron-LM); σ = {sigma} of the step (GPipe)": (
+        "β = {beta} du temps de calcul idéal (Megatron-LM)\u202f; σ = {sigma} du pas (GPipe)"
+    ),
+    (
+        "Drawn in GPipe's order, every forward pass then every backward pass, each pass half a "
+        "slot long; 1F1B orders them differently and idles as long."
+    ): (
+        "Tracé dans l’ordre de GPipe, toutes les passes avant puis toutes les passes arrière, "
+        "chacune d’un demi-créneau\u202f; 1F1B les ordonne autrement, avec la même inactivité."
+    ),
+    (
+        "Each device holds {chunks} chunks of the model; the darker boxes are its even-numbered "
+        "chunks."
+    ): (
+        "Chaque accélérateur porte {chunks} segments du modèle\u202f; les cases plus sombres sont "
+        "ses segments de numéro pair."
+    ),
+    (
+        "Shortened where every stage is busy: {hidden} of the {total} forward passes of each stage "
+        "are not drawn, and as many backward passes."
+    ): (
+        "Raccourci là où tous les étages travaillent\u00a0: {hidden} des {total} passes avant de "
+        "chaque étage ne sont pas tracées, et autant de passes arrière."
+    ),
+    "Stages {first} to {last} are not drawn; each idles as long as the stages shown.": (
+        "Les étages {first} à {last} ne sont pas tracés\u202f; chacun reste inactif aussi "
+        "longtemps que les étages montrés."
+    ),
+    "At this scale a stage's work is drawn wider than it lasts.": (
+        "À cette échelle, le travail d’un étage est tracé plus large qu’il ne dure."
+    ),
+    (
+        "Each of the {stages} stages computes for {busy} slots and is idle for {idle} of the "
+        "{step} slots of a step, a slot being the forward and backward pass of one micro-batch on "
+        "one chunk: the bubble is {beta} of the ideal compute time, {sigma} of the step."
+    ): (
+        "Chacun des {stages} étages calcule pendant {busy} créneaux et reste inactif pendant "
+        "{idle} des {step} créneaux d’un pas, un créneau étant la passe avant et la passe arrière "
+        "d’un micro-lot sur un segment\u00a0: la bulle vaut {beta} du temps de calcul idéal, "
+        "{sigma} du pas."
+    ),
+    "Idle before its first forward pass, slots": "Inactif avant sa première passe avant, créneaux",
+    "Idle between its forward and backward passes, slots": (
+        "Inactif entre ses passes avant et arrière, créneaux"
+    ),
+    "Idle after its last backward pass, slots": "Inactif après sa dernière passe arrière, créneaux",
+    "Idle in all, slots": "Inactif en tout, créneaux",
+    "Stages {first} to {last}": "Étages {first} à {last}",
+    "Published runs, each efficiency computed by the measuring form": (
+        "Entraînements publiés, chaque efficacité calculée par le formulaire de mesure"
+    ),
+    "Run": "Entraînement",
+    "System and software": "Système et logiciel",
+    "Source": "Source",
+    "Baseline": "Référence",
+    "Cluster throughput": "Débit du cluster",
+    "Efficiency E": "Efficacité E",
+    "Open in the form": "Ouvrir dans le formulaire",
+    "one device: {throughput}": "un accélérateur\u00a0: {throughput}",
+    "one node of {devices} devices: {throughput}": (
+        "un nœud de {devices} accélérateurs\u00a0: {throughput}"
+    ),
+    "README, {date}": "README, {date}",
+    "images/s": "images/s",
+    "sequences/s": "séquences/s",
+    "mixed precision": "précision mixte",
+    "TF32": "TF32",
+    "FP32": "FP32",
+    "pre-training, phase 1": "pré-entraînement, phase 1",
+    "pre-training, phase 2": "pré-entraînement, phase 2",
 }
 
 _IT: dict[str, str] = {
@@ -389,6 +525,137 @@ _IT: dict[str, str] = {
     "chunks": "chunk",
     "%": "%",
     "—": "—",
+    # Charts drawn by the core (calculator.charts.WORDS), the published runs (calcsite.runs).
+    "The chart's numbers": "I numeri del grafico",
+    "{value} (entered)": "{value} (inserito)",
+    "Throughput against the number of devices": "Throughput in funzione del numero di dispositivi",
+    "Speedup against the number of devices, as estimated": (
+        "Speedup stimato in funzione del numero di dispositivi"
+    ),
+    "Throughput, samples/s": "Throughput, campioni/s",
+    "Speedup over one device": "Speedup rispetto a un dispositivo",
+    "Ideal: d·v": "Ideale: d·v",
+    "Ideal: d": "Ideale: d",
+    "At E = {efficiency}": "Con E = {efficiency}",
+    "At the measured E = {efficiency}": "Con l’efficienza misurata, E = {efficiency}",
+    "If Ê stayed at {efficiency}": "Se Ê restasse al {efficiency}",
+    "Estimated: d·Ê(d), Ê falling as d grows": "Stima: d·Ê(d), con Ê che cala al crescere di d",
+    "Entered: d = {devices}, {throughput} samples/s": (
+        "Inserito: d = {devices}, {throughput} campioni/s"
+    ),
+    "Measured: d = {devices}, {throughput} samples/s": (
+        "Misurato: d = {devices}, {throughput} campioni/s"
+    ),
+    "Entered: d = {devices}, a speedup of {speedup}": (
+        "Inserito: d = {devices}, uno speedup di {speedup}"
+    ),
+    (
+        "Ideal throughput grows in proportion to the devices: {ideal} samples/s at d = {devices}. "
+        "At E = {efficiency} the cluster delivers {actual} samples/s, and the gap widens with "
+        "every device added."
+    ): (
+        "Il throughput ideale cresce in proporzione ai dispositivi: {ideal} campioni/s con d = "
+        "{devices}. Con E = {efficiency} il cluster fornisce {actual} campioni/s, e il divario si "
+        "allarga a ogni dispositivo aggiunto."
+    ),
+    (
+        "At d = {devices} the measured {measured} samples/s are {efficiency} of the ideal {ideal} "
+        "samples/s; the second line carries that efficiency to other cluster sizes."
+    ): (
+        "Con d = {devices} i {measured} campioni/s misurati sono il {efficiency} dei {ideal} "
+        "campioni/s ideali; la seconda retta estende quell’efficienza alle altre dimensioni del "
+        "cluster."
+    ),
+    (
+        "The estimated efficiency falls from 100% on one device to {efficiency} at d = {devices}, "
+        "a speedup of {speedup} where perfect scaling would give {ideal}; the curve follows the "
+        "all-reduce model up to d = {last}."
+    ): (
+        "L’efficienza stimata scende dal 100% su un dispositivo al {efficiency} con d = {devices}, "
+        "uno speedup di {speedup} dove una scalatura perfetta darebbe {ideal}; la curva segue il "
+        "modello dell’all-reduce fino a d = {last}."
+    ),
+    "Devices d": "Dispositivi d",
+    "Ideal throughput, samples/s": "Throughput ideale, campioni/s",
+    "Throughput at E = {efficiency}, samples/s": "Throughput con E = {efficiency}, campioni/s",
+    "Estimated efficiency Ê": "Efficienza stimata Ê",
+    "Estimated speedup": "Speedup stimato",
+    "Ideal speedup": "Speedup ideale",
+    "Pipeline schedule: p = {stages}, m = {micro_batches}, v = {chunks}": (
+        "Schedule della pipeline: p = {stages}, m = {micro_batches}, v = {chunks}"
+    ),
+    "Time": "Tempo",
+    "Stage": "Stadio",
+    "Forward pass": "Forward pass",
+    "Backward pass": "Backward pass",
+    "Idle: the bubble": "Inattività: la bolla",
+    "β = {beta} of the ideal compute time (Megatron-LM); σ = {sigma} of the step (GPipe)": (
+        "β = {beta} del tempo di calcolo ideale (Megatron-LM); σ = {sigma} del passo (GPipe)"
+    ),
+    (
+        "Drawn in GPipe's order, every forward pass then every backward pass, each pass half a "
+        "slot long; 1F1B orders them differently and idles as long."
+    ): (
+        "Disegnato nell’ordine di GPipe, tutte le forward pass e poi tutte le backward pass, "
+        "ciascuna lunga mezzo slot; 1F1B le ordina diversamente e resta inattivo altrettanto."
+    ),
+    (
+        "Each device holds {chunks} chunks of the model; the darker boxes are its even-numbered "
+        "chunks."
+    ): (
+        "Ogni dispositivo ospita {chunks} chunk del modello; i riquadri più scuri sono i suoi "
+        "chunk di numero pari."
+    ),
+    (
+        "Shortened where every stage is busy: {hidden} of the {total} forward passes of each stage "
+        "are not drawn, and as many backward passes."
+    ): (
+        "Accorciato dove tutti gli stadi lavorano: {hidden} delle {total} forward pass di ogni "
+        "stadio non sono disegnate, e altrettante backward pass."
+    ),
+    "Stages {first} to {last} are not drawn; each idles as long as the stages shown.": (
+        "Gli stadi da {first} a {last} non sono disegnati; ciascuno resta inattivo quanto quelli "
+        "mostrati."
+    ),
+    "At this scale a stage's work is drawn wider than it lasts.": (
+        "A questa scala il lavoro di uno stadio è disegnato più largo di quanto duri."
+    ),
+    (
+        "Each of the {stages} stages computes for {busy} slots and is idle for {idle} of the "
+        "{step} slots of a step, a slot being the forward and backward pass of one micro-batch on "
+        "one chunk: the bubble is {beta} of the ideal compute time, {sigma} of the step."
+    ): (
+        "Ciascuno dei {stages} stadi calcola per {busy} slot e resta inattivo per {idle} dei "
+        "{step} slot di un passo, dove uno slot è la forward e la backward pass di un micro-batch "
+        "su un chunk: la bolla è il {beta} del tempo di calcolo ideale, il {sigma} del passo."
+    ),
+    "Idle before its first forward pass, slots": "Inattivo prima della prima forward pass, slot",
+    "Idle between its forward and backward passes, slots": (
+        "Inattivo tra le forward e le backward pass, slot"
+    ),
+    "Idle after its last backward pass, slots": "Inattivo dopo l’ultima backward pass, slot",
+    "Idle in all, slots": "Inattivo in tutto, slot",
+    "Stages {first} to {last}": "Stadi da {first} a {last}",
+    "Published runs, each efficiency computed by the measuring form": (
+        "Addestramenti pubblicati, ogni efficienza calcolata dal modulo di misura"
+    ),
+    "Run": "Addestramento",
+    "System and software": "Sistema e software",
+    "Source": "Fonte",
+    "Baseline": "Riferimento",
+    "Cluster throughput": "Throughput del cluster",
+    "Efficiency E": "Efficienza E",
+    "Open in the form": "Apri nel modulo",
+    "one device: {throughput}": "un dispositivo: {throughput}",
+    "one node of {devices} devices: {throughput}": "un nodo da {devices} dispositivi: {throughput}",
+    "README, {date}": "README, {date}",
+    "images/s": "immagini/s",
+    "sequences/s": "sequenze/s",
+    "mixed precision": "precisione mista",
+    "TF32": "TF32",
+    "FP32": "FP32",
+    "pre-training, phase 1": "pre-addestramento, fase 1",
+    "pre-training, phase 2": "pre-addestramento, fase 2",
 }
 
 CATALOGS: dict[str, dict[str, str]] = {"en": {}, "fr": _FR, "it": _IT}

@@ -14,10 +14,13 @@ from decimal import Decimal
 from typing import Any
 
 from babel import Locale
+from babel.numbers import format_percent
 
 from calculator import Calculator, Input, Mode, Output, display_decimal, run
+from calculator.charts import CHARTS, WORDS, Labels, render
 from calculator.errors import ERRORS, NOTES, WARNINGS
 from calculator.spec import SIGNS, UNITS, Value
+from calculator.values import parse_inputs
 
 from .formatting import (
     format_bound,
@@ -32,6 +35,8 @@ from .messages import CATALOGS, UI, translate
 __all__ = [
     "Field",
     "Widget",
+    "chart_context",
+    "chart_labels",
     "hint",
     "notation_context",
     "reference_context",
@@ -323,3 +328,72 @@ def notation_context(texts: tuple[str, ...], language: str) -> dict[str, Any]:
 def _number(text: str) -> Value:
     number = Decimal(text)
     return int(number) if number == number.to_integral_value() else float(number)
+
+
+def _min_grouping(language: str) -> int:
+    """CLDR's minimum grouping digits, as the site's formatting applies them (1 in English)."""
+    return next((k for k in range(1, 4) if not format_bound(10 ** (2 + k), language).isdigit()), 4)
+
+
+def _percent_template(language: str) -> str:
+    """Where a language puts the number in a percentage: ``{value}%``, ``{value}\u00a0%``."""
+    return format_percent(Decimal("0.07"), locale=language).replace("7", "{value}")
+
+
+def chart_labels(language: str, ident: str) -> str:
+    """The words and number conventions of a chart on a ``language`` page, as JSON.
+
+    What :meth:`calculator.charts.Labels.from_json` reads: the chart's words
+    from the catalogs (keyed by the core's English, as labels are), CLDR's
+    minimum grouping and percent pattern, and the id of the chart's element.
+    The page carries it (``data-labels``) for the worker to redraw with.
+    """
+    return json.dumps(
+        {
+            "id": ident,
+            "words": {key: translate(language, english) for key, english in WORDS.items()},
+            "min_grouping": _min_grouping(language),
+            "percent": _percent_template(language),
+        },
+        ensure_ascii=False,
+        sort_keys=True,
+    )
+
+
+def chart_context(
+    calculator: Calculator,
+    mode: Mode,
+    language: str,
+    values: Mapping[str, Value | None] | None = None,
+) -> dict[str, Any] | None:
+    """The chart of a form, drawn by the core for the form's example; ``None`` if it has none.
+
+    Args:
+        calculator: The calculator of the form the chart belongs to.
+        mode: Which of its modes.
+        language: The page's language, a key of the message catalogs.
+        values: Inputs of the example; the declared defaults if omitted.
+    """
+    if calculator.slug not in CHARTS:
+        return None
+    example = dict(mode.defaults() if values is None else values)
+    raw = {name: value for name, value in example.items() if value is not None}
+    run(mode, raw)  # refuses what the form would refuse
+    form_id = f"calc-{calculator.slug}-{mode.name}"
+    ident = f"{form_id}-chart"
+    labels = chart_labels(language, ident)
+    html = render(
+        calculator.slug,
+        mode.name,
+        parse_inputs(mode, raw),
+        Labels.from_json(labels),
+        notation(language),
+    )
+    return {
+        "id": ident,
+        "form_id": form_id,
+        "slug": calculator.slug,
+        "mode": mode.name,
+        "labels": labels,
+        "html": html,
+    }
