@@ -1,0 +1,307 @@
+"""Accessibility: axe-core finds nothing, and the keyboard alone uses a calculator.
+
+axe-core is the pinned npm copy (``node_modules/axe-core``), run with its default
+rules (every rule but the experimental ones; none is disabled) on every page of
+each language's tree, taken from the built site, and on the 404 page: at a
+laptop's width and a phone's, in the light and the dark scheme, once the engine
+is live on the calculator pages, and again with every form in its error state.
+The page keeps its Content-Security-Policy: axe is evaluated from the test
+(``page.evaluate``), not added as an inline ``<script>``, which the policy refuses.
+
+The keyboard tests start from the top of a page and press Tab: a calculator's
+fields are reached, typed into and their results announced once per pause in
+typing (the results are an ``aria-live`` region, ``aria-busy`` while the numbers
+follow the keys); a glossary term takes the focus and shows its definition.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from html import unescape
+from pathlib import Path
+from typing import Any
+from urllib.request import urlopen
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from tests.support.server import Server, start
+
+from .conftest import ROOT, Recorder, _check, _context
+from .expected import (
+    LANGUAGES,
+    NEW_VALUES,
+    expected_outputs,
+    field_text,
+    page_path,
+    static_forms,
+    ui,
+)
+from .test_csp import built_pages
+from .test_layout import LAPTOP, PHONE, SCHEMES, THEME_MOUNTED, set_scheme, site_path
+from .test_live import ALL_LIVE, BOOT_TIMEOUT_MS, selector
+
+pytestmark = pytest.mark.browser
+
+AXE = (ROOT / "node_modules" / "axe-core" / "axe.min.js").read_text(encoding="utf-8")
+
+RUN_AXE = """async () => {
+  const result = await axe.run(document, { resultTypes: ["violations"] });
+  return result.violations.flatMap((rule) => rule.nodes.map((node) =>
+    `${rule.id} (${rule.impact}): ${node.target.join(" ")}: ${node.failureSummary}`));
+}"""
+
+SETTLE = """async () => {
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  const ending = document.getAnimations()
+    .filter((animation) => Number.isFinite(animation.effect?.getComputedTiming().endTime));
+  await Promise.allSettled(ending.map((animation) => animation.finished));
+}"""
+"""Two frames, then the end of every transition they started: axe reads colours as shown,
+and a colour mid-fade (the header's title, swapped on scrolling) is neither."""
+
+ALL_INVALID = """() => [...document.querySelectorAll("form.calc")].every((form) =>
+  form.dataset.state === "invalid" && !form.hasAttribute("aria-busy")
+  && form.querySelector("[data-error-for]:not(:empty)"))"""
+
+
+def violations(page: Page, where: str) -> list[str]:
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.evaluate(SETTLE)
+    found: list[str] = page.evaluate(RUN_AXE)
+    return [f"{where}: {text}" for text in found]
+
+
+def every_layout(page: Page, where: str) -> list[str]:
+    """axe's violations at a laptop's width and a phone's, in both schemes."""
+    found = []
+    for viewport in (LAPTOP, PHONE):
+        page.set_viewport_size(viewport)
+        for system in SCHEMES:
+            set_scheme(page, system)
+            found += violations(page, f"{where}, {viewport['width']} px, {system}")
+    page.set_viewport_size(LAPTOP)
+    return found
+
+
+def audit(page: Page, url: str, where: str) -> list[str]:
+    page.goto(url)
+    page.wait_for_function(THEME_MOUNTED)
+    forms = page.locator("form.calc")
+    if forms.count():
+        page.wait_for_function(ALL_LIVE, timeout=BOOT_TIMEOUT_MS)
+    page.evaluate(AXE)
+    found = every_layout(page, where)
+    if forms.count():
+        # Every form in error: a field that is not a number.
+        for index in range(forms.count()):
+            forms.nth(index).locator("input[name]").first.fill("abc")
+        page.wait_for_function(ALL_INVALID, timeout=BOOT_TIMEOUT_MS)
+        found += every_layout(page, f"{where}, in error")
+    return found
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_page_has_an_axe_violation(
+    browser: Browser, server: Server, site: Path, recorder: Recorder, language: str
+) -> None:
+    context = _context(browser, recorder, viewport=LAPTOP)
+    found: list[str] = []
+    try:
+        page = context.new_page()
+        for address in built_pages(site, language):
+            found += audit(page, server.url(address), address or "home")
+        # Search, open, with results.
+        page.goto(server.url(LANGUAGES[language]))
+        page.wait_for_function(THEME_MOUNTED)
+        page.evaluate(AXE)
+        page.locator("input.md-search__input").click()
+        page.keyboard.type("batch")
+        page.wait_for_function("() => document.querySelectorAll('.md-search-result__item').length")
+        for system in SCHEMES:
+            set_scheme(page, system)
+            found += violations(page, f"search results, {system}")
+    finally:
+        context.close()
+    _check(recorder, server.origin)
+    assert found == [], "\n".join(found)
+
+
+@pytest.fixture(scope="module")
+def published(site: Path) -> Iterator[Server]:
+    """The site under its site_url's path, where the 404 page's absolute links point."""
+    running = start(site, site_path(site))
+    yield running
+    running.stop()
+
+
+def test_the_404_page_has_no_axe_violation(
+    browser: Browser, published: Server, recorder: Recorder
+) -> None:
+    context = _context(browser, recorder, viewport=LAPTOP)
+    try:
+        page = context.new_page()
+        found = audit(page, published.url("fr/no/such/page/"), "404")
+    finally:
+        context.close()
+    recorder.errors = [error for error in recorder.errors if "404" not in error]
+    _check(recorder, published.origin)
+    assert found == [], "\n".join(found)
+
+
+# --------------------------------------------------------------- the keyboard alone
+
+ACTIVE = """() => {
+  const active = document.activeElement;
+  return { tag: active.tagName, name: active.name || "", action: active.dataset.action || "",
+           form: active.form ? active.form.id : "" };
+}"""
+
+OBSERVE = """(s) => {
+  const live = document.querySelector(`${s} [aria-live][aria-atomic]`);
+  const status = document.querySelector(`${s} [data-status]`);
+  const seen = { changes: 0, unbusyChanges: 0, announced: 0, statusChanges: 0 };
+  window.__live = seen;
+  // Records arrive once the task that made them is over, as the accessibility
+  // tree sees them: a change made in the same task as aria-busy="true" is busy.
+  new MutationObserver((records) => {
+    for (const record of records) {
+      if (record.type === "attributes") {
+        if (record.oldValue === "true" && !live.hasAttribute("aria-busy")) seen.announced++;
+      } else {
+        seen.changes++;
+        if (live.getAttribute("aria-busy") !== "true") seen.unbusyChanges++;
+      }
+    }
+  }).observe(live, { subtree: true, childList: true, characterData: true, attributes: true,
+                     attributeFilter: ["aria-busy"], attributeOldValue: true });
+  new MutationObserver(() => { seen.statusChanges++; })
+    .observe(status, { subtree: true, childList: true, characterData: true });
+}"""
+
+QUIET = """([s, announced]) => {
+  const live = document.querySelector(`${s} [aria-live][aria-atomic]`);
+  return window.__live.announced >= announced && !live.hasAttribute("aria-busy");
+}"""
+
+KEYSTROKE_MS = 120
+"""Between two keys: well under the pause (500 ms) after which results are announced."""
+
+QUIET_MS = 500
+
+
+def tab_until(page: Page, wanted: dict[str, str], limit: int = 300) -> int:
+    """Press Tab until the focused element has ``wanted``'s properties; the presses."""
+    for presses in range(1, limit + 1):
+        page.keyboard.press("Tab")
+        active: dict[str, str] = page.evaluate(ACTIVE)
+        if all(active[key] == value for key, value in wanted.items()):
+            return presses
+    pytest.fail(f"{wanted} not reached in {limit} presses of Tab")
+
+
+def type_burst(page: Page, text: str) -> None:
+    page.keyboard.press("Control+a")
+    page.keyboard.type(text, delay=KEYSTROKE_MS)
+
+
+KEYBOARD_PAGES = [
+    pytest.param(language, slug, id=f"{language}-{slug}")
+    for language, slug in zip(
+        LANGUAGES, ("data-parallel-scaling", "effective-batch-size", "pipeline-bubble"), strict=True
+    )
+]
+
+
+@pytest.mark.parametrize(("language", "slug"), KEYBOARD_PAGES)
+def test_a_calculator_is_used_with_the_keyboard_alone(
+    page: Page, server: Server, language: str, slug: str
+) -> None:
+    url = server.url(page_path(language, slug))
+    form = static_forms(url)[0]
+    s = selector(form)
+    page.goto(url)
+    page.wait_for_function(ALL_LIVE, timeout=BOOT_TIMEOUT_MS)
+    page.wait_for_function(THEME_MOUNTED)
+    # The example's results, announced once the engine took over: over before Tab.
+    page.wait_for_function(
+        "(s) => !document.querySelector(`${s} [aria-live][aria-atomic]`).hasAttribute('aria-busy')",
+        arg=s,
+    )
+    page.evaluate(OBSERVE, s)
+    form_id = page.locator(s).get_attribute("id") or ""
+    names = list(form.inputs)
+    raw = dict(form.inputs)
+    typed = list(NEW_VALUES[(form.slug, form.mode)].items())[:2]
+
+    # From the top of the page to the form's first field, by Tab alone.
+    page.evaluate("() => document.activeElement.blur()")
+    tab_until(page, {"tag": "INPUT", "name": names[0], "form": form_id})
+    for burst, (name, plain) in enumerate(typed, start=1):
+        if burst > 1:
+            tab_until(page, {"tag": "INPUT", "name": name, "form": form_id}, limit=len(names))
+        text = field_text(plain, language)
+        raw[name] = text
+        type_burst(page, text)
+        page.wait_for_function(QUIET, arg=[s, burst])
+        page.wait_for_timeout(QUIET_MS + 300)  # nothing more is announced afterwards
+        seen: dict[str, Any] = page.evaluate("() => window.__live")
+        assert seen["announced"] == burst, seen  # once per pause, not per key
+        assert seen["unbusyChanges"] == 0, seen  # no number changed outside a busy spell
+        assert seen["changes"] > 0, seen
+        assert seen["statusChanges"] == 0, seen  # the status line stays "ready"
+        # What the live region says, once typing paused: the core's results.
+        announced = page.locator(f"{s} [aria-live][aria-atomic]").inner_text()
+        expected = expected_outputs(form.slug, form.mode, raw, language)
+        for value in expected.values():
+            assert value in announced, (value, announced)
+        shown = page.evaluate(
+            "(s) => Object.fromEntries([...document.querySelectorAll(`${s} output`)]"
+            ".map((o) => [o.dataset.output, o.textContent]))",
+            s,
+        )
+        assert shown == expected
+
+    # On to the copy-link button, and Enter.
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.origin)
+    tab_until(page, {"tag": "BUTTON", "action": "copy-link", "form": form_id}, limit=len(names))
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "([s, text]) => document.querySelector(`${s} [data-status]`).textContent === text",
+        arg=[s, ui("copied", language)],
+    )
+
+
+TOOLTIP = """() => {
+  const active = document.activeElement;
+  const id = active.getAttribute("aria-describedby");
+  const tip = id && document.getElementById(id);
+  return { tag: active.tagName, text: active.textContent,
+           tip: tip ? tip.textContent.trim() : null,
+           shown: !!tip && tip.classList.contains("md-tooltip2--active")
+                  && tip.checkVisibility({ opacityProperty: true, visibilityProperty: true }) };
+}"""
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_glossary_term_shows_its_definition_on_keyboard_focus(
+    page: Page, server: Server, language: str
+) -> None:
+    url = server.url(page_path(language, "pipeline-bubble"))
+    with urlopen(url) as response:
+        html = response.read().decode("utf-8")
+    article = html[html.index("<article") :]
+    first = re.search(r'<abbr tabindex="0" title="([^"]+)">([^<]+)</abbr>', article)
+    assert first, "no glossary term in the article"
+    page.goto(url)
+    page.wait_for_function(THEME_MOUNTED)
+    tab_until(page, {"tag": "ABBR"})
+    page.wait_for_function("() => document.querySelector('.md-tooltip2--active')")
+    page.wait_for_timeout(300)  # the tooltip's transition
+    focused = page.evaluate(TOOLTIP)
+    assert focused["text"] == first[2]
+    assert focused["tip"] == unescape(first[1])
+    assert focused["shown"], focused
+    page.keyboard.press("Shift+Tab")
+    page.wait_for_function("() => !document.querySelector('.md-tooltip2--active')")
