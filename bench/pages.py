@@ -13,6 +13,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urlencode
 
+from calcsite.embed import FOLDER as EMBED_FOLDER
 from calcsite.formatting import format_output
 
 from calculator import InvalidInputs, Mode, get, run
@@ -123,6 +124,8 @@ def calculator_pages(site: Path) -> list[CalcPage]:
     """Every page of ``site`` with a calculator, in path order."""
     pages = []
     for html in sorted(site.rglob("index.html")):
+        if EMBED_FOLDER in html.relative_to(site).parts:
+            continue  # the embed pages (calcsite.embed): the same forms, without the page
         parser = _FormParser()
         parser.feed(html.read_text(encoding="utf-8"))
         if parser.forms:

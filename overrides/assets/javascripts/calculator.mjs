@@ -23,6 +23,12 @@
 // the HTML at build time and in each reply of the worker, which the page puts
 // in place of the old one. Only the elements and attributes the core draws
 // are kept; nothing from the address bar is ever markup.
+//
+// A form may also have an "Embed" control (button[data-action=copy-embed],
+// hooks/embed.py): it copies an iframe snippet of the form's case, made of the
+// embed page's address (data-embed, relative to this page), the copy link's
+// query and data-embed-title, every value URL-encoded and escaped for its
+// attribute. If the clipboard refuses, [data-embed-code] shows it as text.
 
 const BOOT_TIMEOUT_MS = 30000; // engine not ready by then: failed
 const REPLY_TIMEOUT_MS = 20000; // a request left unanswered that long: failed
@@ -30,6 +36,7 @@ const SLOW_REPLY_MS = 150; // results marked stale if a reply takes longer
 const QUIET_MS = 500; // results announced once typing pauses
 const ADDRESS_MS = 250; // the address bar follows the inputs once typing pauses
 const CONFIRM_MS = 2500; // how long the copy button says "copied"
+const EMBED_FRAME_PX = 72; // an embed page around its form: margins, the link to the full page
 const DASH = "—";
 const PLAIN_DECIMAL = /^(-?)([0-9]+)(?:\.([0-9]+))?$/;
 
@@ -90,6 +97,16 @@ function showAddress(calc, now = false) {
 
 function setText(element, text) {
   if (element && element.textContent !== text) element.textContent = text;
+}
+
+// Text as the value of a double-quoted HTML attribute. Every & is escaped:
+// "&micro_batches=8" in an attribute would otherwise read as "µ_batches=8".
+function attribute(text) {
+  return String(text)
+    .replaceAll("&", "&amp;")
+    .replaceAll('"', "&quot;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;");
 }
 
 // ---------------------------------------------------------------- a chart
@@ -230,6 +247,15 @@ class Calc {
     form.addEventListener("input", (event) => this.onInput(event));
     form.addEventListener("focusin", () => engine.start());
     if (this.copy) this.copy.addEventListener("click", () => this.copyLink());
+    this.embed = form.querySelector('button[data-action="copy-embed"][data-embed]');
+    this.embedCode = form.querySelector("[data-embed-code]");
+    this.embedLabel = this.embed ? this.embed.textContent : "";
+    this.embedTimer = 0;
+    if (this.embed) this.embed.addEventListener("click", () => this.copyEmbed());
+    // A snippet shown after a refused copy is of the case it was made for.
+    form.addEventListener("input", () => {
+      if (this.embedCode) this.embedCode.hidden = true;
+    });
   }
 
   message(code, boundText) {
@@ -519,6 +545,62 @@ class Calc {
     setText(this.status, said);
     clearTimeout(this.copyTimer);
     this.copyTimer = setTimeout(() => setText(this.copy, this.copyLabel), CONFIRM_MS);
+  }
+
+  // ------------------------------------------------------------ embedding
+
+  // The iframe snippet of this form's case, in this page's language: the embed
+  // page (relative to this page, so the site's sub-path is kept, whatever
+  // site_url says) with the copy link's query, plain notation.
+  embedSnippet() {
+    const src = new URL(this.embed.dataset.embed, location.href);
+    src.search = new URL(this.link()).search;
+    src.hash = "";
+    const title = this.embed.dataset.embedTitle || "";
+    return (
+      `<iframe src="${attribute(src.href)}" title="${attribute(title)}" width="100%" ` +
+      `height="${this.embedHeight()}" loading="lazy" style="border:0"></iframe>`
+    );
+  }
+
+  // The embed page shows this form alone, one column at a wiki's width: its
+  // parts stacked (the share buttons are not there), its frame, the page's.
+  embedHeight() {
+    const style = getComputedStyle(this.form);
+    const parts = [...this.form.children].filter(
+      (part) => part.offsetParent !== null && !part.matches(".calc__actions"),
+    );
+    const gaps = (Number.parseFloat(style.rowGap) || 0) * Math.max(parts.length - 1, 0);
+    const frame =
+      this.form.offsetHeight -
+      this.form.clientHeight +
+      (Number.parseFloat(style.paddingTop) || 0) +
+      (Number.parseFloat(style.paddingBottom) || 0);
+    const height = parts.reduce((sum, part) => sum + part.offsetHeight, 0) + gaps + frame;
+    return Math.ceil((height + EMBED_FRAME_PX) / 10) * 10;
+  }
+
+  // As the copy-link button: the button says it was copied, then its label.
+  async copyEmbed() {
+    const snippet = this.embedSnippet();
+    let said;
+    let copied = false;
+    try {
+      await navigator.clipboard.writeText(snippet);
+      said = this.embed.dataset.copied ?? "";
+      copied = true;
+    } catch {
+      said = this.embed.dataset.copyFailed ?? "";
+    }
+    if (this.embedCode) {
+      setText(this.embedCode, copied ? "" : snippet);
+      this.embedCode.hidden = copied;
+    }
+    this.embed.style.minWidth = `${this.embed.offsetWidth}px`;
+    setText(this.embed, said);
+    setText(this.status, said);
+    clearTimeout(this.embedTimer);
+    this.embedTimer = setTimeout(() => setText(this.embed, this.embedLabel), CONFIRM_MS);
   }
 }
 

@@ -78,6 +78,11 @@ UI: dict[str, str] = {
     "notation.page": "{language} page",
     "notation.unreadable": "not a number",
     "notation.two_ways": "{value}, with a note (not {other})",
+    # The "Embed" control of a form, and the embed page's link to the full page.
+    "embed.copy": "Copy embed code",
+    "embed.copied": "Embed code copied",
+    "embed.copy_failed": "Copy failed: the embed code is below the button",
+    "embed.full_page": "{title}: the full page, with the explanation",
 }
 
 _FR: dict[str, str] = {
@@ -138,6 +143,10 @@ _FR: dict[str, str] = {
     UI["notation.page"]: "Page en {language}",
     UI["notation.unreadable"]: "pas un nombre",
     UI["notation.two_ways"]: "{value}, avec une note (et non {other})",
+    UI["embed.copy"]: "Copier le code d’intégration",
+    UI["embed.copied"]: "Code d’intégration copié",
+    UI["embed.copy_failed"]: "Échec de la copie : le code d’intégration est sous le bouton",
+    UI["embed.full_page"]: "{title} : la page complète, avec les explications",
     "ten times the ideal throughput d·v": "dix fois le débit idéal d·v",
     "Must be a multiple of tp × pp × cp.": "Doit être un multiple de tp × pp × cp.",
     "Must be a multiple of the micro-batch × dp.": "Doit être un multiple du micro-lot × dp.",
@@ -432,6 +441,10 @@ _IT: dict[str, str] = {
     UI["notation.page"]: "Pagina in {language}",
     UI["notation.unreadable"]: "non è un numero",
     UI["notation.two_ways"]: "{value}, con una nota (non {other})",
+    UI["embed.copy"]: "Copia il codice da incorporare",
+    UI["embed.copied"]: "Codice da incorporare copiato",
+    UI["embed.copy_failed"]: "Copia non riuscita: il codice da incorporare è sotto il pulsante",
+    UI["embed.full_page"]: "{title}: la pagina completa, con la spiegazione",
     "ten times the ideal throughput d·v": "dieci volte il throughput ideale d·v",
     "Must be a multiple of tp × pp × cp.": "Deve essere un multiplo di tp × pp × cp.",
     "Must be a multiple of the micro-batch × dp.": "Deve essere un multiplo del micro-batch × dp.",
