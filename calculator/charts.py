@@ -246,15 +246,12 @@ class _Numbers:
 
 def _n(value: Fraction | float) -> str:
     """A coordinate: rounded once to a double, then to two places, zeros dropped."""
-    text = f"{float(value):.2f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
+    return f"{float(value):.2f}".rstrip("0").rstrip(".")
 
 
-def _tag(name: str, attributes: Mapping[str, str], text: str | None = None) -> str:
-    """One element; attribute values and text are escaped, names are this module's."""
+def _tag(name: str, attributes: Mapping[str, str], text: str) -> str:
+    """One element and its text; attribute values and text are escaped, names are this module's."""
     attrs = "".join(f' {key}="{escape(value)}"' for key, value in attributes.items())
-    if text is None:
-        return f"<{name}{attrs}/>"
     return f"<{name}{attrs}>{escape(text)}</{name}>"
 
 
