@@ -7,6 +7,7 @@ import zipfile
 from urllib.parse import urlencode, urlsplit
 
 import pytest
+from calcsite.engine import mark_names_utf8
 from playwright.sync_api import Page, Route
 
 from .conftest import Recorder, Server
@@ -97,7 +98,8 @@ def _broken_wheel(wheel: bytes) -> bytes:
                 )
                 data = text.encode()
             new.writestr(item, data)
-    return target.getvalue()
+    # As the build serves it: names flagged UTF-8, so no cp437 codec is needed.
+    return mark_names_utf8(target.getvalue())
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -110,8 +112,10 @@ def test_a_fault_in_one_form_stays_in_that_form(
     broken, other = forms
 
     def serve(route: Route) -> None:
-        response = route.fetch()
-        route.fulfill(response=response, body=_broken_wheel(response.body()))
+        # Only the body and its type: the server's Content-Encoding and length
+        # describe the original bytes, not these.
+        body = _broken_wheel(route.fetch().body())
+        route.fulfill(status=200, body=body, content_type="application/octet-stream")
 
     page.route("**/*.whl", serve)
     go_live(page, server.url(page_path(language, slug)))
