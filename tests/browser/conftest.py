@@ -29,9 +29,6 @@ from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.support.server import Server, start
 
 ROOT = Path(__file__).resolve().parents[2]
-HOOKS = ROOT / "overrides" / "hooks"
-if str(HOOKS) not in sys.path:
-    sys.path.insert(0, str(HOOKS))
 
 PREFIX = "/repo/"
 """Where the second server publishes the site, as a project site on GitHub Pages."""

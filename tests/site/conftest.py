@@ -10,8 +10,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-# The hook's plain-Python helpers, importable as `calcsite` as MkDocs makes them.
-sys.path.insert(0, str(ROOT / "overrides" / "hooks"))
 
 
 def build_site(target: Path, **env: str) -> subprocess.CompletedProcess[str]:
