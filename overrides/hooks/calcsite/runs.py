@@ -169,6 +169,7 @@ def load(path: Path = DATA) -> tuple[PublishedRun, ...]:
         for number in (run_.baseline_throughput, run_.throughput):
             if not _mentions(readme, number):
                 raise RunsError(f"{run_.id}: {number} is not a cell of the quoted lines")
+        run_.per_device  # noqa: B018 -- raises if the link could not carry it exactly
         for url in (run_.source, run_.baseline_source):
             if not url.startswith("https://"):
                 raise RunsError(f"{run_.id}: {url!r} is not an https link")
