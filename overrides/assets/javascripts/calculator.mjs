@@ -370,7 +370,9 @@ class Calc {
       const errors = reply && Array.isArray(reply.errors) ? reply.errors : [];
       this.showErrors(errors, Array.isArray(shown.bounds) ? shown.bounds : []);
     }
-    showAddress(this);
+    // Only the form the address mirrors (the one edited last, or a link's):
+    // every form's first reply must not put its own case in the address.
+    if (addressCalc === this) showAddress(this);
     this.quiet();
   }
 
@@ -769,6 +771,7 @@ function main() {
         mine.find((calc) => calc.mode === calc.defaultMode) ??
         mine[0];
       target.fill(params);
+      addressCalc = target; // its reply writes the link as the core read it
     }
     followLanguageLinks(location.search);
   }
