@@ -200,21 +200,23 @@ def unlisted_imports(
     todo, seen = [core.name, f"{core.name}.{entry}"], set()
     while todo:
         dotted = todo.pop()
+        if dotted in seen:
+            continue
+        seen.add(dotted)
         parts = dotted.split(".")
         todo += [".".join(parts[:depth]) for depth in range(1, len(parts))]  # its packages
         base = core.parent.joinpath(*parts)
         path = base / "__init__.py" if base.is_dir() else base.with_suffix(".py")
-        if dotted in seen or not path.is_file():
+        if not path.is_file():  # a name imported from a module, not a module
             continue
-        seen.add(dotted)
         package = dotted if path.name == "__init__.py" else dotted.rpartition(".")[0]
         for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
             modules: list[str] = []
             if isinstance(node, ast.Import):
                 modules = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom):
-                parts = package.split(".")
-                anchor = parts[: len(parts) - node.level + 1] if node.level else []
+                here = package.split(".")
+                anchor = here[: len(here) - node.level + 1] if node.level else []
                 module = ".".join([*anchor, node.module] if node.module else anchor)
                 modules = [module]
                 if module.split(".")[0] == core.name:
