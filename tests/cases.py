@@ -137,7 +137,7 @@ class Garbage:
 
 # --------------------------------------------------------------------------- known values
 
-_DP_BASE = {"devices": "64", "throughput": "2000", "efficiency": "90"}
+_DP_BASE: dict[str, object] = {"devices": "64", "throughput": "2000", "efficiency": "90"}
 _DP_BASE_OUT: dict[str, Number | None] = {
     "ideal": 128000,
     "actual": 115200,
@@ -150,7 +150,7 @@ _DP_BASE_SHOW: dict[str, str | None] = {
     "speedup": "57.6",
     "lost": "12800",
 }
-_EB_ACC = {
+_EB_ACC: dict[str, object] = {
     "mode": "accumulation",
     "global_batch": 1536,
     "micro_batch": 1,
@@ -160,7 +160,7 @@ _EB_ACC = {
     "context_parallel": 1,
     "sequence_length": 4096,
 }
-_EB_GLOBAL = {
+_EB_GLOBAL: dict[str, object] = {
     "micro_batch": 2,
     "accumulation_steps": 4,
     "world_size": 128,
@@ -173,7 +173,7 @@ _EB_GLOBAL = {
 
 # The estimate's reference: 1e9 values in bf16 (2 GB of gradients) over 64 devices at
 # 50 GB/s, no latency, 1 000 ms of compute, no overlap: T = 2·63/64 · 2e9 B / 50e9 B/s.
-_DP_EST = {
+_DP_EST: dict[str, object] = {
     "mode": "estimate",
     "parameters": "1e9",
     "bytes_per_value": "2",
@@ -947,7 +947,7 @@ def _plausible(rng: random.Random, slug: str) -> dict[str, object]:
             "context_parallel": rng.choice((1, 1, 2)),
         }
         world = dp * math.prod(degrees.values()) + rng.choice((0, 0, 0, 0, 1))
-        common = {"micro_batch": micro, "world_size": world, **degrees}
+        common: dict[str, object] = {"micro_batch": micro, "world_size": world, **degrees}
         common["sequence_length"] = rng.choice(("", None, 2048, 4096, 8192, 131072))
         if rng.randrange(2):
             return {**common, "accumulation_steps": rng.randrange(1, 129)}

@@ -21,12 +21,14 @@ from calculator import (
     InputError,
     InvalidInputs,
     Mode,
+    Output,
     UnknownCalculatorError,
     display_decimal,
     evaluate,
     get,
     run,
 )
+from calculator.errors import Bound
 from calculator.values import parse_value
 from tests import cases
 
@@ -115,7 +117,8 @@ def test_declarations_are_complete_for_the_site(calculator: Calculator, mode: Mo
     assert calculator.title
     assert calculator.summary
     assert mode.label
-    for item in (*mode.inputs, *mode.outputs):
+    items: tuple[Input | Output, ...] = (*mode.inputs, *mode.outputs)
+    for item in items:
         assert item.label
         assert item.help
     grouped = [spec.name for _, group in mode.input_groups() for spec in group]
@@ -131,7 +134,7 @@ def test_default_is_within_bounds_and_parses_back(mode: Mode, spec: Input) -> No
     assert parse_value(spec, str(spec.default)) == spec.default
 
 
-def _refusal(mode: Mode, spec: Input, raw: object) -> dict[str, object]:
+def _refusal(mode: Mode, spec: Input, raw: object) -> dict[str, str | Bound]:
     with pytest.raises(InvalidInputs) as raised:
         run(mode, {**mode.defaults(), spec.name: raw})
     (error,) = raised.value.errors
@@ -197,7 +200,7 @@ def _in_bounds(spec: Input) -> st.SearchStrategy[object]:
             min_value=math.ceil(spec.minimum or 0) + (1 if spec.exclusive_minimum else 0),
             max_value=math.floor(spec.maximum),
         )
-        edges = [spec.minimum, spec.maximum]
+        edges = [edge for edge in (spec.minimum, spec.maximum) if edge is not None]
     else:
         numbers = st.floats(
             min_value=spec.minimum,

@@ -176,6 +176,7 @@ def test_unknown_field_never_replaces_a_default_silently() -> None:
 @given(strategies.garbage)
 def test_parse_value_returns_a_bounded_finite_number_or_raises_input_error(raw: object) -> None:
     for spec in SPECS:
+        refused: InputError | None
         try:
             value = parse_value(spec, raw)
         except InputError as error:

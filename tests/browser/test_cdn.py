@@ -24,8 +24,8 @@ from playwright.sync_api import Browser
 from tests.support.server import Server, start
 
 from .conftest import ROOT, Recorder, _context, build_site
-from .expected import field_text, page_path, static_forms
-from .test_live import NEW_VALUES, assert_shows, go_live, link_query, snapshot
+from .expected import NEW_VALUES, field_text, page_path, static_forms
+from .test_live import assert_shows, go_live, link_query, snapshot
 
 PACKAGE = ROOT / "node_modules" / "pyodide"
 VERSION = pyodide_version(PACKAGE)

@@ -23,7 +23,9 @@ from urllib.request import urlopen
 import pytest
 from playwright.sync_api import Page, Route
 
-from .conftest import ROOT, Recorder, Server
+from tests.support.server import Server
+
+from .conftest import ROOT, Recorder
 from .expected import page_path, static_forms, ui
 from .test_live import FAILED, assert_example_restored, selector, snapshot
 

@@ -10,7 +10,9 @@ import pytest
 from calcsite.engine import mark_names_utf8
 from playwright.sync_api import Page, Route
 
-from .conftest import Recorder, Server
+from tests.support.server import Server
+
+from .conftest import Recorder
 from .expected import (
     LANGUAGES,
     NEW_VALUES,

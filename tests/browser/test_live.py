@@ -13,7 +13,9 @@ import pytest
 from calcsite.formatting import format_field
 from playwright.sync_api import Page, Route
 
-from .conftest import Recorder, Server
+from tests.support.server import Server
+
+from .conftest import Recorder
 from .expected import (
     CALCULATOR_PAGES,
     CROSS_FIELD,
@@ -265,6 +267,7 @@ def refusals(form: StaticForm) -> list[dict[str, str]]:
     spec = mode_of(form.slug, form.mode)
     first = spec.inputs[0]
     whole = next(item for item in spec.inputs if item.integer)
+    assert first.maximum is not None, f"{form.slug}/{form.mode}: the first input has no maximum"
     maximum = str(int(first.maximum)) if float(first.maximum).is_integer() else str(first.maximum)
     cases = [
         {first.name: maximum + "0"},
@@ -599,9 +602,10 @@ def bare_page(page: Page, server: Server) -> None:
 def test_the_worker_boots_from_its_url_alone(page: Page, server: Server) -> None:
     """Settings in the fragment, no boot message: progress, ready, then replies formatted."""
     bare_page(page, server)
+    raw = {"stages": "4", "micro_batches": "8", "chunks": "1"}
     request = {
         "slug": "pipeline-bubble",
-        "request": {"stages": "4", "micro_batches": "8", "chunks": "1"},
+        "request": raw,
         "locale": "fr",
         "styles": {"bubble_overhead": "percent", "idle_share": "percent"},
     }
@@ -609,7 +613,7 @@ def test_the_worker_boots_from_its_url_alone(page: Page, server: Server) -> None
     assert found["seen"] == ["progress", "progress", "progress", "ready"]
     reply = found["reply"]
     assert reply["reply"]["ok"] is True
-    expected = expected_outputs("pipeline-bubble", "bubble", request["request"], "fr")
+    expected = expected_outputs("pipeline-bubble", "bubble", raw, "fr")
     shown = reply["texts"]["outputs"]
     assert shown == {name: expected[name] for name in ("bubble_overhead", "idle_share")}
 

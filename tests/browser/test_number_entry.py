@@ -21,8 +21,8 @@ from playwright.sync_api import Page
 
 from calculator import display_decimal
 from calculator.spec import Input, Mode
+from tests.support.server import Server
 
-from .conftest import Server
 from .expected import (
     CALCULATOR_PAGES,
     LANGUAGES,

@@ -17,7 +17,8 @@ from urllib.parse import urljoin, urlsplit
 import pytest
 from playwright.sync_api import ConsoleMessage, Page
 
-from .conftest import Server
+from tests.support.server import Server
+
 from .expected import page_path
 from .test_faults import a_case, engine_urls
 from .test_live import ALL_LIVE, BOOT_TIMEOUT_MS
@@ -64,7 +65,7 @@ def test_a_shared_link_prefetches_what_the_worker_then_finds_in_the_cache(
 
 def test_a_visit_without_a_case_fetches_nothing_early(page: Page, server: Server) -> None:
     said: list[ConsoleMessage] = []
-    page.on("console", lambda message: said.append(message))
+    page.on("console", said.append)
     page.goto(server.url(page_path("fr", "data-parallel-scaling")) + "?utm_source=wiki")
     assert page.evaluate(PREFETCHED) == []
     assert len(page.evaluate(LISTED)) == 7, "the list stays in its template"

@@ -1,10 +1,13 @@
-"""Data-parallel scaling: I = d·v, A = I·E, S = d·E, E = A / (d·v) when measured, and the
-all-reduce estimate E = C / (C + X)."""
+"""Data-parallel scaling: I = d·v, A = I·E, S = d·E, and E = A / (d·v) when measured.
+
+The all-reduce estimate: E = C / (C + X).
+"""
 
 from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from fractions import Fraction
 
 import pytest
@@ -24,7 +27,9 @@ from calculator.calculators.data_parallel_scaling import (
     MIN_BUS_BANDWIDTH,
     MIN_COMPUTE_TIME,
 )
+from calculator.spec import Value
 from tests import cases
+from tests.calculators import complete
 
 SLUG = "data-parallel-scaling"
 CALCULATOR = get(SLUG)
@@ -90,7 +95,7 @@ def test_measured_beyond_ten_times_ideal_is_refused_with_the_cap_as_bound() -> N
 def test_actual_never_exceeds_ideal_and_speedup_never_exceeds_devices(
     d: int, v: float, e: float
 ) -> None:
-    values = run(PREDICT, {"devices": d, "throughput": v, "efficiency": e}).values
+    values = complete(run(PREDICT, {"devices": d, "throughput": v, "efficiency": e}).values)
     assert values["actual"] <= values["ideal"]
     assert values["speedup"] <= d
     assert values["lost"] >= 0
@@ -174,7 +179,8 @@ def estimates(draw: st.DrawFn) -> dict[str, float]:
     }
 
 
-def _estimate(request: dict[str, float]) -> dict[str, float]:
+def _estimate(request: Mapping[str, object]) -> dict[str, Value]:
+    """Run the estimate mode on ``request``: its outputs, those left empty dropped."""
     values = run(ESTIMATE, request).values
     return {name: value for name, value in values.items() if value is not None}
 

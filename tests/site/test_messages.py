@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from calcsite.messages import CATALOGS, UI, translate
 
-from calculator import CALCULATORS
+from calculator import CALCULATORS, Input, Output
 
 
 def declared_texts() -> set[str]:
@@ -15,7 +15,8 @@ def declared_texts() -> set[str]:
         for mode in calculator.modes:
             texts.add(mode.label)
             texts.update(legend for legend, _ in mode.groups)
-            for item in (*mode.inputs, *mode.outputs):
+            items: tuple[Input | Output, ...] = (*mode.inputs, *mode.outputs)
+            for item in items:
                 texts.update({item.label, item.unit} - {""})
     return texts
 

@@ -13,17 +13,16 @@ from calcsite.search import INDEX, language_roots, split_index, write_split_inde
 from calculator import CALCULATORS
 
 ROOTS = {"en": "", "fr": "fr/", "it": "it/"}
-MERGED = {
-    "config": {"lang": ["en", "fr", "it"], "separator": "[\\s\\-]+"},
-    "docs": [
-        {"location": "", "title": "Home", "text": "a"},
-        {"location": "pipeline-bubble/#bubble", "title": "Bubble", "text": "b"},
-        {"location": "fr/", "title": "Accueil", "text": "c"},
-        {"location": "fr/pipeline-bubble/", "title": "Bulle", "text": "d"},
-        {"location": "it/pipeline-bubble/#bolla", "title": "Bolla", "text": "e"},
-        {"location": "french-fries/", "title": "Not French", "text": "f"},
-    ],
-}
+DOCS = [
+    {"location": "", "title": "Home", "text": "a"},
+    {"location": "pipeline-bubble/#bubble", "title": "Bubble", "text": "b"},
+    {"location": "fr/", "title": "Accueil", "text": "c"},
+    {"location": "fr/pipeline-bubble/", "title": "Bulle", "text": "d"},
+    {"location": "it/pipeline-bubble/#bolla", "title": "Bolla", "text": "e"},
+    {"location": "french-fries/", "title": "Not French", "text": "f"},
+]
+MERGED = {"config": {"lang": ["en", "fr", "it"], "separator": "[\\s\\-]+"}, "docs": DOCS}
+"""mkdocs-static-i18n's merged index of a three-language site (``DOCS``, its pages)."""
 
 
 def test_each_language_gets_its_pages_relative_to_its_root_and_its_stemmer_only() -> None:
@@ -40,7 +39,7 @@ def test_each_language_gets_its_pages_relative_to_its_root_and_its_stemmer_only(
         "fr": ["", "pipeline-bubble/"],
         "it": ["pipeline-bubble/#bolla"],
     }
-    assert MERGED["docs"][2]["location"] == "fr/"  # the input is left as it was
+    assert DOCS[2]["location"] == "fr/"  # the input is left as it was
 
 
 def test_language_roots_come_from_the_language_links_under_any_site_path() -> None:

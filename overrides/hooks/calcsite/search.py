@@ -12,7 +12,7 @@ index. The theme is pointed at the language root (``overrides/main.html``).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,7 @@ __all__ = ["INDEX", "language_roots", "split_index", "write_split_index"]
 INDEX = Path("search") / "search_index.json"
 
 
-def language_roots(alternates: list[Mapping[str, Any]], site_path: str) -> dict[str, str]:
+def language_roots(alternates: Iterable[Mapping[str, object]], site_path: str) -> dict[str, str]:
     """Each language's folder relative to the site root, from the theme's language links.
 
     Args:
