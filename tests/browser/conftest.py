@@ -96,6 +96,7 @@ class Recorder:
     """Set by a test that provokes errors on purpose (a missing engine file)."""
 
     def on_console(self, message: ConsoleMessage) -> None:
+        """Record a console message if it is an error, with the script that logged it."""
         if message.type == "error":
             self.errors.append(f"console: {message.text} ({message.location.get('url')})")
 
@@ -108,6 +109,7 @@ def _watch(context: BrowserContext, recorder: Recorder) -> None:
 
 @pytest.fixture
 def recorder() -> Recorder:
+    """What the test's browser contexts see; the context fixtures check it afterwards."""
     return Recorder()
 
 
@@ -143,6 +145,7 @@ def context(browser: Browser, server: Server, recorder: Recorder) -> Iterator[Br
 
 @pytest.fixture
 def page(context: BrowserContext) -> Page:
+    """A new page in the test's browser context, served by the session's server."""
     return context.new_page()
 
 

@@ -68,10 +68,12 @@ CROSS_FIELD: dict[str, dict[str, str]] = {
 
 
 def page_path(language: str, page: str) -> str:
+    """The path of ``page`` (a folder, ``""`` for the home page) in ``language``'s tree."""
     return LANGUAGES[language] + page + ("/" if page and not page.endswith("/") else "")
 
 
 def mode_of(slug: str, mode: str) -> Mode:
+    """The declaration of calculator ``slug``'s mode ``mode``."""
     return get(slug).mode(mode)
 
 
@@ -101,6 +103,7 @@ def expected_outputs(slug: str, mode: str, raw: dict[str, str], language: str) -
 
 
 def expected_warnings(slug: str, mode: str, raw: dict[str, str], language: str) -> list[str]:
+    """The warnings the page must show for the raw input values, in ``language``, in order."""
     spec = mode_of(slug, mode)
     given = read(slug, mode, raw, language)
     result = run(spec, {name: value for name, value in given.items() if value != ""})
@@ -125,11 +128,13 @@ def expected_errors(slug: str, mode: str, raw: dict[str, str], language: str) ->
 
 
 def message(code: str, bound: float | None, language: str) -> str:
+    """The message of error ``code`` in ``language``, its bound written as the page writes it."""
     text = translate(language, UI[code])
     return text if bound is None else text.replace("{bound}", format_bound(bound, language))
 
 
 def ui(key: str, language: str) -> str:
+    """The interface text ``key`` (a status line, a button, an error code) in ``language``."""
     return translate(language, UI[key])
 
 

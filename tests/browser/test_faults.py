@@ -185,8 +185,10 @@ def test_a_garbled_wheel_fails_fast_to_the_example(
 def test_a_network_cut_after_load_fails_fast_when_a_field_is_focused(
     page: Page, server: Server, recorder: Recorder
 ) -> None:
-    """The page loaded, then the network went: focusing a field starts an engine that
-    cannot download anything."""
+    """The page loaded, then the network went.
+
+    Focusing a field starts an engine that cannot download anything.
+    """
     recorder.expect_errors = True
     language, slug = "en", "data-parallel-scaling"
     urls = engine_urls(server, language, slug)
@@ -212,8 +214,10 @@ def test_a_network_cut_after_load_fails_fast_when_a_field_is_focused(
 def test_a_network_cut_after_load_fails_fast_for_a_shared_link(
     page: Page, server: Server, recorder: Recorder
 ) -> None:
-    """A shared link starts the engine before the page has loaded; its runtime and
-    wheel were still on their way when the network went."""
+    """A shared link starts the engine before the page has loaded.
+
+    Its runtime and wheel were still on their way when the network went.
+    """
     recorder.expect_errors = True
     language, slug = "fr", "effective-batch-size"
     urls = engine_urls(server, language, slug)
@@ -244,6 +248,7 @@ class NetworkCut:
         page.route("**/*", self.handle)
 
     def handle(self, route: Route) -> None:
+        """Route a request: aborted once cut, held if ``hold`` names it, else let through."""
         if self.cut:
             self.abort(route)
         elif self.hold(route.request.url):
@@ -252,10 +257,12 @@ class NetworkCut:
             route.continue_()
 
     def abort(self, route: Route) -> None:
+        """Fail a request as a lost connection does, and record its URL."""
         self.aborted.append(route.request.url)
         route.abort("internetdisconnected")
 
     def now(self) -> None:
+        """Cut the network: the held requests and every later one are aborted."""
         self.cut = True
         for route in self.held:
             self.abort(route)
@@ -268,8 +275,11 @@ class NetworkCut:
 def test_a_wasm_with_the_wrong_mime_type_ends_at_the_boot_timeout(
     page: Page, server: Server, recorder: Recorder
 ) -> None:
-    """Served as application/octet-stream, the WebAssembly binary leaves Pyodide hanging
-    with no error: the page's own boot timeout (real time, no fake clock) ends it."""
+    """Served as application/octet-stream, the WebAssembly binary leaves Pyodide hanging.
+
+    Pyodide reports no error: the page's own boot timeout (real time, no fake
+    clock) ends it.
+    """
     recorder.expect_errors = True
     language, slug = "it", "effective-batch-size"
     served: list[str] = []
@@ -301,8 +311,11 @@ SILENT_WORKERS = {
 def test_a_worker_that_never_answers_ends_at_its_deadline(
     page: Page, server: Server, recorder: Recorder, silent: str
 ) -> None:
-    """A worker that never posts (boot deadline) or never replies (reply deadline):
-    still loading just before the deadline, failed just after it (on the page's clock)."""
+    """A worker that never posts (boot deadline) or never replies (reply deadline).
+
+    The form is still loading just before the deadline, failed just after it (on
+    the page's clock).
+    """
     worker, language, slug, deadline = SILENT_WORKERS[silent]
     recorder.expect_errors = True
     worker_url = engine_urls(server, language, slug)["worker"]

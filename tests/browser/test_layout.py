@@ -1,5 +1,7 @@
-"""What readers meet first: the chrome in their language, the 404 page, both colour
-schemes, and a layout that holds on a phone.
+"""What readers meet first: the chrome, the 404 page, colour schemes, a phone's layout.
+
+The chrome is in the reader's language, the 404 page too; both colour schemes
+hold, and so does the layout on a phone.
 
 Some checks read the built site's files (the words of the chrome, the 404 page,
 the table of contents); the rest drive chromium at a phone's width (390 px) and a
@@ -90,8 +92,11 @@ def chrome_strings(html: str) -> set[str]:
 
 
 def test_the_404_page_is_english_and_links_each_home(site: Path) -> None:
-    """GitHub Pages serves the root 404.html for every missing address: it must be the
-    default language's, linking to every language's home from site_url's path."""
+    """GitHub Pages serves the root 404.html for every missing address.
+
+    It must be the default language's, linking to every language's home from
+    site_url's path.
+    """
     assert not [
         lang for lang, tree in LANGUAGES.items() if tree and (site / tree / "404.html").exists()
     ]
@@ -119,8 +124,11 @@ def test_the_404_page_is_english_and_links_each_home(site: Path) -> None:
 @pytest.mark.parametrize("language", [lang for lang in LANGUAGES if lang != "en"])
 @pytest.mark.parametrize("path", PAGES, ids=lambda path: path.strip("/") or "home")
 def test_the_chrome_speaks_the_page_language(site: Path, language: str, path: str) -> None:
-    """The words mkdocs.yml and the extensions give the theme (permalink titles, the
-    footer's credit, the colour-scheme toggle) are in the page's language."""
+    """The words mkdocs.yml and the extensions give the theme are in the page's language.
+
+    These are the permalink titles, the footer's credit and the colour-scheme
+    toggle.
+    """
     html = read(site, language, path)
     assert sorted(english for english in WORDS if english in html) == []
     assert "Made with" not in html
@@ -145,8 +153,10 @@ def plain(html: str) -> str:
 
 
 def test_french_contents_keep_the_no_break_spaces(site: Path) -> None:
-    """A French heading's "?" and ":" follow a no-break space; the table of contents
-    keeps it, so the mark never wraps alone onto a line."""
+    """A French heading's "?" and ":" follow a no-break space, kept by the table of contents.
+
+    So the mark never wraps alone onto a line.
+    """
     checked = 0
     for path in PAGES:
         html = read(site, "fr", path)
@@ -173,9 +183,11 @@ def test_french_contents_keep_the_no_break_spaces(site: Path) -> None:
 def pages_server(
     request: pytest.FixtureRequest, site: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Server]:
-    """The site as GitHub Pages publishes a project site: built for and served under
-    ``/repo/``. The session's site is used when it was built for that path already;
-    otherwise (its site_url's path is another) it is built again for it."""
+    """The site as GitHub Pages publishes a project site: built for and served under ``/repo/``.
+
+    The session's site is used when it was built for that path already;
+    otherwise (its site_url's path is another) it is built again for it.
+    """
     if site_path(site) == PREFIX:
         yield request.getfixturevalue("subpath_server")
         return
@@ -289,8 +301,11 @@ IN_VIEW = """([index, block]) => {
 def test_the_results_stay_in_view_while_the_last_field_is_edited(
     static_page: Page, server: Server, language: str, slug: str, viewport: ViewportSize
 ) -> None:
-    """Beside the fields on a wide screen, above them on a narrow one, the results stay
-    in view however the last field is brought into view, and do not cover it."""
+    """Beside the fields on a wide screen, above them on a narrow one, the results stay in view.
+
+    They stay in view however the last field is brought into view, and do not
+    cover it.
+    """
     page = static_page
     page.set_viewport_size(viewport)
     page.goto(server.url(page_path(language, slug)))
@@ -446,8 +461,10 @@ AT_DOMCONTENTLOADED = f"""document.addEventListener("DOMContentLoaded", () => {{
 def test_nothing_moves_when_the_engine_takes_over(
     page: Page, server: Server, viewport: ViewportSize
 ) -> None:
-    """The copy-link button and the results are in place in the page as built: going
-    live moves no field, no result and no button."""
+    """The copy-link button and the results are in place in the page as built.
+
+    Going live moves no field, no result and no button.
+    """
     page.set_viewport_size(viewport)
     page.add_init_script(AT_DOMCONTENTLOADED)
     page.goto(server.url(page_path("en", "effective-batch-size/")))
@@ -474,8 +491,10 @@ FIRST_PAINT = """document.addEventListener("DOMContentLoaded", () => {
 def test_the_system_scheme_applies_before_the_theme_starts(
     page: Page, server: Server, system: str
 ) -> None:
-    """With no choice stored, the page is in the system's scheme from its first paint,
-    not only once Material's bundle (started after DOMContentLoaded) has run."""
+    """With no choice stored, the page is in the system's scheme from its first paint.
+
+    Not only once Material's bundle (started after DOMContentLoaded) has run.
+    """
     page.emulate_media(color_scheme=system)  # type: ignore[arg-type]
     page.add_init_script(FIRST_PAINT)
     page.goto(server.url(page_path("fr", "pipeline-bubble/")))
@@ -486,15 +505,19 @@ def test_the_system_scheme_applies_before_the_theme_starts(
 
 
 def named(toggle: Locator) -> str:
-    """The name of the toggle's current step: its option's label (the title is moved
-    into a tooltip while hovered)."""
+    """The name of the toggle's current step: its option's label.
+
+    The option's title is not used: it is moved into a tooltip while hovered.
+    """
     name: str = toggle.evaluate("(label) => label.previousElementSibling.ariaLabel")
     return name
 
 
 def test_the_toggle_cycles_system_light_dark_and_is_remembered(page: Page, server: Server) -> None:
-    """The toggle goes from the system's scheme to light, dark, and back; each step is
-    named, in the page's language, by what the next click does."""
+    """The toggle goes from the system's scheme to light, dark, and back.
+
+    Each step is named, in the page's language, by what the next click does.
+    """
     page.emulate_media(color_scheme="dark")
     page.goto(server.url(page_path("it", "")))
     page.wait_for_function(THEME_MOUNTED)
@@ -579,8 +602,10 @@ def assert_contrast(page: Page, where: str) -> None:
 
 @pytest.fixture
 def audited_page(browser: Browser, server: Server, recorder: Recorder) -> Iterator[Page]:
-    """A page on which axe can be injected: its Content-Security-Policy, which allows
-    only the inline scripts the page was built with, is bypassed."""
+    """A page on which axe can be injected: its Content-Security-Policy is bypassed.
+
+    The policy allows only the inline scripts the page was built with.
+    """
     created = _context(browser, recorder, bypass_csp=True)
     yield created.new_page()
     created.close()
@@ -591,9 +616,11 @@ def audited_page(browser: Browser, server: Server, recorder: Recorder) -> Iterat
 def test_every_part_of_the_calculators_is_readable_in_both_schemes(
     audited_page: Page, server: Server, language: str, slug: str
 ) -> None:
-    """axe's color-contrast rule (WCAG AA) on the live forms, in the light and the dark
-    scheme, at 1280 and 390 px: results, then fields in error with stale results, a
-    warning and a note, then the loading and failed status lines."""
+    """The color-contrast rule of axe (WCAG AA) on the live forms, light and dark, 1280 and 390 px.
+
+    It checks the results, then fields in error with stale results, a warning
+    and a note, then the loading and failed status lines.
+    """
     page = audited_page
     page.set_viewport_size(LAPTOP)
     page.goto(server.url(page_path(language, slug)))

@@ -175,9 +175,11 @@ AT_DOMCONTENTLOADED = """() => {
 def test_the_theme_bundle_starts_after_domcontentloaded_and_mounts_once(
     page: Page, server: Server, language: str
 ) -> None:
-    """Material's bundle evaluates after DOMContentLoaded (theme-start.js): its
-    components mount once, its features work, and search finds pages in the reader's
-    language only."""
+    """Material's bundle evaluates after DOMContentLoaded (theme-start.js).
+
+    Its components mount once, its features work, and search finds pages in the
+    reader's language only.
+    """
     page.add_init_script(f"({AT_DOMCONTENTLOADED})()")
     page.goto(server.url(page_path(language, "automation/")))
     copy = page.locator(".md-code__button, .md-clipboard")

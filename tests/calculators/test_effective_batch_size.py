@@ -55,6 +55,7 @@ class Layout:
     cp: int
 
     def fields(self, sequence_length: int | None = None) -> dict[str, object]:
+        """The layout's raw inputs, shared by both modes, with an optional sequence length."""
         return {
             "micro_batch": self.micro,
             "world_size": self.dp * self.tp * self.pp * self.cp,

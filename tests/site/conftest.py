@@ -27,6 +27,7 @@ def build_site(target: Path, **env: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site, built once per session for ``https://docs.example.org/calc/``, warning-free."""
     target = tmp_path_factory.mktemp("site")
     result = build_site(target, SITE_URL="https://docs.example.org/calc/")
     assert result.returncode == 0, result.stderr

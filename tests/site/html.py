@@ -8,6 +8,8 @@ from html.parser import HTMLParser
 
 @dataclass
 class Element:
+    """An element of a document: its tag, its attributes and the text inside it."""
+
     tag: str
     attrs: dict[str, str]
     text: str = ""

@@ -66,9 +66,11 @@ class Link:
 
     @cached_property
     def url(self) -> str:
+        """The absolute URL the reference resolves to."""
         return urljoin(self.base, self.raw.strip())
 
     def describe(self, problem: str) -> str:
+        """A failure message: where the reference was found, what it says and resolves to."""
         return f"{self.source}: {self.raw!r} -> {self.url}: {problem}"
 
 
@@ -91,6 +93,7 @@ class Site:
         }
 
     def relative(self, path: Path) -> str:
+        """A built file's path relative to the site's root, in URL form."""
         return path.relative_to(self.root).as_posix()
 
     def addresses(self, path: Path) -> list[str]:
@@ -120,12 +123,14 @@ class Site:
     # ----------------------------------------------------------------- links
 
     def links(self) -> Iterator[Link]:
+        """Every reference in the site: pages, stylesheets, sitemaps and search indexes."""
         yield from self.page_links()
         yield from self.stylesheet_links()
         yield from self.sitemap_links()
         yield from self.search_links()
 
     def page_links(self) -> Iterator[Link]:
+        """The URLs of every page's elements, resolved where each page is served."""
         for path, document in self.documents.items():
             relative = self.relative(path)
             for address in self.addresses(path):
@@ -142,6 +147,7 @@ class Site:
                         yield Link(kind, path, source, base, raw, hyperlink=element.tag == "a")
 
     def stylesheet_links(self) -> Iterator[Link]:
+        """The ``url()`` references of every stylesheet."""
         for path in sorted(self.root.rglob("*.css")):
             text = path.read_text(encoding="utf-8")
             base = SITE_URL + self.relative(path)
@@ -149,6 +155,7 @@ class Site:
                 yield Link("stylesheet", path, f"{self.relative(path)} url()", base, raw)
 
     def sitemap_links(self) -> Iterator[Link]:
+        """The pages and language alternates every sitemap lists."""
         for path in sorted(self.root.rglob("sitemap.xml")):
             base = SITE_URL + self.relative(path)
             for element in ET.parse(path).getroot().iter():
@@ -159,6 +166,7 @@ class Site:
                     yield Link("sitemap", path, source, base, raw, hyperlink=True)
 
     def search_links(self) -> Iterator[Link]:
+        """The location of every document of each language's search index."""
         # Material resolves a result's location against the root of the index's
         # language: <root>/search/search_index.json.
         for path in sorted(self.root.rglob("search/search_index.json")):
