@@ -37,6 +37,7 @@ def _mode(values: Mapping[str, object], warnings: tuple[str, ...] = ()) -> Mode:
         label="Throwaway",
         inputs=(X,),
         outputs=(Output(name="a", label="A"), Output(name="b", label="B")),
+        # Any values at all, numbers or not: what the engine must check a result for.
         compute=lambda *, x: Result(dict(values), warnings),  # type: ignore[arg-type]
     )
 

@@ -16,6 +16,7 @@ SLUGS = list(CALCULATORS)
 
 
 def _reply(slug: str, request: object) -> dict[str, object]:
+    # The boundary takes whatever JavaScript sends, not only the str it declares.
     return cases.parse_reply(evaluate(slug, request))  # type: ignore[arg-type]
 
 
@@ -154,7 +155,7 @@ def test_evaluate_on_field_garbage_refuses_with_known_codes_or_computes(
 
 @pytest.mark.parametrize("slug", [None, 1, ["pipeline-bubble"], {"a": 1}])
 def test_a_slug_that_is_not_text_is_an_unknown_calculator_not_an_exception(slug: object) -> None:
-    reply = json.loads(evaluate(slug, "{}"))  # type: ignore[arg-type]
+    reply = json.loads(evaluate(slug, "{}"))  # type: ignore[arg-type]  # a slug that is not text
     assert reply["ok"] is False
     assert reply["errors"] == [{"field": None, "code": "unknown_calculator", "bound": None}]
 

@@ -20,10 +20,18 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypedDict, Unpack
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Page,
+    ViewportSize,
+    sync_playwright,
+)
 
 from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.support.server import Server, start
@@ -113,8 +121,18 @@ def recorder() -> Recorder:
     return Recorder()
 
 
-def _context(browser: Browser, recorder: Recorder, **options: object) -> BrowserContext:
-    context = browser.new_context(**options)  # type: ignore[arg-type]
+class ContextOptions(TypedDict, total=False):
+    """The options of a new browser context that the tests set (Playwright's names)."""
+
+    viewport: ViewportSize
+    java_script_enabled: bool
+    bypass_csp: bool
+
+
+def _context(
+    browser: Browser, recorder: Recorder, **options: Unpack[ContextOptions]
+) -> BrowserContext:
+    context = browser.new_context(**options)
     context.set_default_timeout(10_000)
     _watch(context, recorder)
     return context

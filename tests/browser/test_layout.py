@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 import pytest
@@ -38,7 +38,9 @@ PAGES = tuple(
 
 PHONE: ViewportSize = {"width": 390, "height": 844}
 LAPTOP: ViewportSize = {"width": 1280, "height": 800}
-SCHEMES = {"light": "default", "dark": "slate"}
+Scheme = Literal["light", "dark"]
+"""A colour scheme a system may prefer, as ``prefers-color-scheme`` names it."""
+SCHEMES: dict[Scheme, str] = {"light": "default", "dark": "slate"}
 """The system's colour scheme, and Material's scheme the page must apply for it."""
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -489,13 +491,13 @@ FIRST_PAINT = """document.addEventListener("DOMContentLoaded", () => {
 
 @pytest.mark.parametrize("system", SCHEMES)
 def test_the_system_scheme_applies_before_the_theme_starts(
-    page: Page, server: Server, system: str
+    page: Page, server: Server, system: Scheme
 ) -> None:
     """With no choice stored, the page is in the system's scheme from its first paint.
 
     Not only once Material's bundle (started after DOMContentLoaded) has run.
     """
-    page.emulate_media(color_scheme=system)  # type: ignore[arg-type]
+    page.emulate_media(color_scheme=system)
     page.add_init_script(FIRST_PAINT)
     page.goto(server.url(page_path("fr", "pipeline-bubble/")))
     page.wait_for_function(THEME_MOUNTED)
@@ -583,9 +585,9 @@ FOCUS_RING = """() => {
 }"""
 
 
-def set_scheme(page: Page, system: str) -> None:
+def set_scheme(page: Page, system: Scheme) -> None:
     """Have the system prefer ``system``; the page, following it, applies its scheme."""
-    page.emulate_media(color_scheme=system)  # type: ignore[arg-type]
+    page.emulate_media(color_scheme=system)
     page.wait_for_function(
         "(scheme) => document.body.dataset.mdColorScheme === scheme", arg=SCHEMES[system]
     )

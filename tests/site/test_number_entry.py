@@ -18,7 +18,7 @@ from calcsite.widgets import MESSAGE_KEYS, hint, unit_text, widget_context
 from hypothesis import given
 from hypothesis import strategies as st
 
-from calculator import CALCULATORS
+from calculator import CALCULATORS, Calculator, Mode
 from calculator.errors import ERRORS, NOTES, WARNINGS
 from calculator.spec import UNITS
 
@@ -89,9 +89,9 @@ def test_a_number_formatted_for_a_language_reads_back_as_the_same_number(
 @pytest.mark.parametrize(("calculator", "mode"), EVERY_MODE)
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_form_holds_text_fields_with_the_languages_symbols(
-    calculator: object, mode: object, language: str
+    calculator: Calculator, mode: Mode, language: str
 ) -> None:
-    widget = widget_context(calculator, mode, language)  # type: ignore[arg-type]
+    widget = widget_context(calculator, mode, language)
     assert json.loads(widget.notation) == json.loads(notation(language).as_json())
     for _, fields in widget.groups:
         for field in fields:
