@@ -68,6 +68,16 @@ TOUCH_POINTS: tuple[TouchPoint, ...] = (
         why="Finds the bundle's hashed file name to mark it for eager compilation.",
     ),
     TouchPoint(
+        path="overrides/hooks/calcsite/embed.py",
+        marker='glob(f"{stem}.*.min.css")',
+        why=(
+            "The embed pages link Material's compiled stylesheets (main, palette) by "
+            "their hashed names, found in the built site, and set the colour scheme "
+            "through the body's data-md-color-scheme|primary|accent attributes "
+            "(assets/javascripts/embed.js), without the bundle."
+        ),
+    ),
+    TouchPoint(
         path="overrides/hooks/calcsite/search.py",
         marker="search_index.json",
         why="Splits Material's search index into one per language, in its format.",
