@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime
 from pathlib import Path
-from typing import Any
 from urllib.parse import urlsplit
 
 from calcsite import compile_hints, engine, search
@@ -42,9 +41,11 @@ def _language(config: MkDocsConfig) -> str:
     return str(config.theme["language"])
 
 
-def _settings(config: MkDocsConfig) -> dict[str, Any]:
+def _pyodide_cdn(config: MkDocsConfig) -> str | None:
+    """The URL template of a CDN's Pyodide runtime (``extra.calculator.pyodide_cdn``), if set."""
     settings = config.extra.get("calculator") or {}
-    return dict(settings)
+    cdn = settings.get("pyodide_cdn")
+    return str(cdn) if cdn else None
 
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
@@ -54,7 +55,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     sources = _sources()
     if _plan is None or sources != _planned_from:
         try:
-            _plan = engine.plan(ROOT, PYODIDE_PACKAGE, _settings(config).get("pyodide_cdn"))
+            _plan = engine.plan(ROOT, PYODIDE_PACKAGE, _pyodide_cdn(config))
         except engine.EngineError as error:
             raise PluginError(str(error)) from error
         _planned_from = sources
@@ -69,7 +70,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     return config
 
 
-def on_page_markdown(markdown: str, page: MkDocsPage, config: MkDocsConfig, **_: Any) -> str:
+def on_page_markdown(markdown: str, page: MkDocsPage, config: MkDocsConfig, **_: object) -> str:
     env = config.theme.get_env()
     language = _language(config)
     try:
@@ -97,7 +98,7 @@ def on_page_markdown(markdown: str, page: MkDocsPage, config: MkDocsConfig, **_:
 def on_post_build(config: MkDocsConfig) -> None:
     assert _plan is not None
     site = Path(config.site_dir)
-    self_hosted = not _settings(config).get("pyodide_cdn")
+    self_hosted = _pyodide_cdn(config) is None
     try:
         engine.write(_plan, PYODIDE_PACKAGE, site, self_hosted)
     except engine.EngineError as error:

@@ -26,12 +26,13 @@ from __future__ import annotations
 
 import copy
 import re
-from typing import Any
 
+from jinja2 import Environment
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import event_priority
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import AnchorLink
+from mkdocs.utils.templates import TemplateContext
 
 WORDS: dict[str, dict[str, str]] = {
     # The title of every heading's anchor (toc's permalink_title).
@@ -52,7 +53,7 @@ each other language. English is the source: a language missing here shows it."""
 
 ERROR_TEMPLATE = "404.html"
 
-_home_alternates: list[dict[str, Any]] = []
+_home_alternates: list[dict[str, str]] = []
 """The language selector's entries as mkdocs-static-i18n sets them for a build
 (each language's home), before it points them at the alternates of each page."""
 
@@ -92,7 +93,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     return config
 
 
-def on_env(env: Any, config: MkDocsConfig, **_: Any) -> Any:
+def on_env(env: Environment, config: MkDocsConfig, **_: object) -> Environment:
     language = _language(config)
     env.globals["chrome_t"] = lambda text: translate(text, language)
     return env
@@ -126,20 +127,20 @@ def _restore_spaces(items: list[AnchorLink], texts: dict[str, str]) -> None:
         _restore_spaces(item.children, texts)
 
 
-def on_page_content(html: str, page: Page, **_: Any) -> str:
+def on_page_content(html: str, page: Page, **_: object) -> str:
     _restore_spaces(list(page.toc), heading_texts(html))
     return html
 
 
 def on_template_context(
-    context: dict[str, Any], template_name: str, config: MkDocsConfig, **_: Any
-) -> dict[str, Any]:
+    context: TemplateContext, template_name: str, config: MkDocsConfig, **_: object
+) -> TemplateContext:
     if template_name == ERROR_TEMPLATE and _home_alternates:
         config.extra["alternate"] = copy.deepcopy(_home_alternates)
     return context
 
 
-def on_post_template(output: str, template_name: str, config: MkDocsConfig, **_: Any) -> str:
+def on_post_template(output: str, template_name: str, config: MkDocsConfig, **_: object) -> str:
     # An empty page is not written (MkDocs logs "Template skipped").
     if template_name == ERROR_TEMPLATE and not _is_default_language_build(config):
         return ""

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
@@ -25,7 +24,7 @@ if ROOT not in sys.path:
 from bench.published import PublishError, expand  # noqa: E402 -- needs the path above
 
 
-def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, **_: Any) -> str:
+def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, **_: object) -> str:
     try:
         return expand(markdown, str(config.theme["language"]), Path(config.docs_dir))
     except PublishError as error:
