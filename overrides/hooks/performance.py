@@ -8,20 +8,16 @@ that cannot be shown (partial, or made with ``--quick``) fails the build.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.pages import Page
 
-# bench/ is a folder of the project, not an installed package; MkDocs puts only
-# this hook's folder (and so calcsite) on the import path.
-ROOT = str(Path(__file__).resolve().parents[2])
-if ROOT not in sys.path:
-    sys.path.append(ROOT)
-
-from bench.published import PublishError, expand  # noqa: E402 -- needs the path above
+# bench/ is a folder of the project, not a package of its wheel: it is importable
+# because the project is installed in editable mode (./dev does), which puts the
+# project's root on the import path; MkDocs adds this hook's folder (calcsite).
+from bench.published import PublishError, expand
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, **_: object) -> str:
