@@ -152,8 +152,10 @@ def embed_context(
     recorder: Recorder,
     complaints: list[str],
 ) -> Iterator[BrowserContext]:
-    """A context watching every document's policy and the host's messages; the site and
-    the host are the only origins it may reach."""
+    """A context that watches every document's policy and the host's messages.
+
+    The site and the host are the only origins it may reach.
+    """
     context = _context(browser, recorder)
     context.add_init_script(LISTEN)
     context.add_init_script(MESSAGES)
@@ -298,8 +300,10 @@ def test_a_copied_embed_snippet_opens_its_case_in_a_frame_of_another_origin(
 def test_the_snippet_is_one_iframe_whatever_is_typed(
     embed_context: BrowserContext, subpath_server: Server, host: tuple[Server, Path]
 ) -> None:
-    """Markup typed into a field is a value of the snippet's query, URL-encoded; a
-    clipboard that refuses leaves the snippet as text under the button."""
+    """Markup typed into a field is a value of the snippet's query, URL-encoded.
+
+    A clipboard that refuses leaves the snippet as text under the button.
+    """
     language, slug = "fr", "pipeline-bubble"
     page = embed_context.new_page()
     page.add_init_script(
