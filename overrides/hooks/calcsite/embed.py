@@ -70,7 +70,6 @@ __all__ = [
     "page_path",
     "palette_schemes",
     "relative_url",
-    "render",
     "theme_stylesheets",
     "write",
 ]
@@ -261,38 +260,6 @@ class _Site:
     engine: Engine
     light: Scheme
     dark: Scheme | None
-
-
-def render(
-    env: Environment,
-    slug: str,
-    *,
-    language: str,
-    site_name: str,
-    stylesheets: Sequence[str],
-    favicon: str,
-    engine: Engine,
-    light: Scheme,
-    dark: Scheme | None = None,
-) -> str:
-    """The HTML of one embed page, its policy included.
-
-    Args:
-        env: The theme's Jinja environment (the form fragment and ``TEMPLATE``).
-        slug: The calculator.
-        language: The page's language, a key of the message catalogs.
-        site_name: The site's name in that language, for the page's title.
-        stylesheets: Every stylesheet, in order, relative to the site root.
-        favicon: The favicon, relative to the site root.
-        engine: Where the engine's files are.
-        light: The colour scheme by default.
-        dark: The scheme when the system asks for a dark one, if the site has one.
-
-    Raises:
-        EmbedError: If the slug is unknown or the page cannot carry its policy.
-    """
-    site = _Site(language, site_name, tuple(stylesheets), favicon, engine, light, dark)
-    return _render(env, slug, site)
 
 
 def _render(env: Environment, slug: str, site: _Site) -> str:
