@@ -36,6 +36,14 @@ NEW_VALUES: dict[tuple[str, str], dict[str, str]] = {
         "efficiency": "87.5",
     },
     # Above 100 %: a warning.
+    # Latency-bound: many small buckets on many devices (a warning).
+    ("data-parallel-scaling", "estimate"): {
+        "devices": "512",
+        "bus_bandwidth": "25.5",
+        "latency": "20",
+        "bucket_size": "1",
+        "overlap": "50",
+    },
     ("data-parallel-scaling", "measure"): {
         "devices": "8",
         "throughput": "1000",
