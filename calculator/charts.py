@@ -142,7 +142,10 @@ _SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 def escape(text: str) -> str:
     """``text`` safe as an HTML or XML text node or quoted attribute value."""
-    return "".join(_ESCAPES.get(char, char) for char in _NOT_XML.sub("", text))
+    text = _NOT_XML.sub("", text)
+    for char, entity in _ESCAPES.items():  # & first: the others' entities start with it
+        text = text.replace(char, entity)
+    return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -862,22 +865,29 @@ class _Schedule:
         return "".join(out)
 
     def numbered(self, row_y: int, start: int, tone: str) -> str:
-        """The micro-batch numbers of one chunk's passes, where a box is wide enough."""
+        """The micro-batch numbers of one chunk's drawn passes, where a box is wide enough."""
         if self.scale < _LABELLED:
             return ""
         texts = "".join(
             _tag(
                 "text",
-                {"x": _n(self.x(start + index) + self.scale / 2), "y": str(row_y + 13)},
-                self.numbers.number(index + 1),
+                {"x": _n(self.x(time) + self.scale / 2), "y": str(row_y + 13)},
+                self.numbers.number(time - start + 1),
             )
-            for index in range(self.micro)
-            if self.timeline.pieces(start + index, start + index + 1)
+            for low, high in self.timeline.pieces(start, start + self.micro)
+            for time in range(low, high)
         )
         return (
             f'<g class="calc-chart__cell-label{tone}" font-size="11" text-anchor="middle">'
             f"{texts}</g>"
         )
+
+    def drawn_chunks(self, start: int) -> list[int]:
+        """The chunks, in time order, of a phase from ``start`` that are drawn at all."""
+        seen: set[int] = set()
+        for low, high in self.timeline.pieces(start, start + self.work):
+            seen.update(range((low - start) // self.micro, (high - 1 - start) // self.micro + 1))
+        return sorted(seen)
 
     def row(self, position: int, stage: int | None) -> str:
         """One stage's row: its number, its passes and its idle stretches."""
@@ -903,14 +913,15 @@ class _Schedule:
             self.boxes(row_y, stage + work, backward, "calc-chart__idle"),
             self.boxes(row_y, backward + work, backward + work + stage, "calc-chart__idle"),
         ]
-        for chunk in range(self.chunks):
-            # Chunks counted from 1, as the note says: the even ones darker.
-            tone = " calc-chart__even" if chunk % 2 == 1 else ""
-            start = stage + chunk * micro
-            back = backward + (self.chunks - 1 - chunk) * micro
-            parts.append(self.boxes(row_y, start, start + micro, "calc-chart__forward" + tone))
-            parts.append(self.boxes(row_y, back, back + micro, "calc-chart__backward" + tone))
-            parts.append(self.numbered(row_y, start, tone) + self.numbered(row_y, back, tone))
+        # Forward passes chunk by chunk, then backward passes in reverse order of chunks;
+        # chunks counted from 1, as the note says: the even ones darker.
+        for phase, kind, first in ((stage, "forward", 0), (backward, "backward", self.chunks - 1)):
+            for order in self.drawn_chunks(phase):
+                chunk = abs(first - order)
+                tone = " calc-chart__even" if chunk % 2 == 1 else ""
+                start = phase + order * micro
+                parts.append(self.boxes(row_y, start, start + micro, f"calc-chart__{kind}{tone}"))
+                parts.append(self.numbered(row_y, start, tone))
         return "".join(parts)
 
     def drawing(self, figures: str, labels: Labels) -> tuple[int, str]:

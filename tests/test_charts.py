@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 import xml.etree.ElementTree as ET
-from typing import Any
+from fractions import Fraction
 
 import pytest
 from hypothesis import given, settings
@@ -42,11 +42,11 @@ def local(tag: str) -> str:
     return tag.removeprefix(NS)
 
 
-def drawn(slug: str, mode: str, labels: Labels | None = None, **values: Any) -> str:
+def drawn(slug: str, mode: str, **values: str) -> str:
     spec = get(slug).mode(mode)
     raw = {**{k: v for k, v in spec.defaults().items() if v is not None}, **values}
     run(spec, raw)
-    html = render(slug, mode, parse_inputs(spec, raw), labels)
+    html = render(slug, mode, parse_inputs(spec, raw))
     assert html is not None
     return html
 
@@ -211,11 +211,11 @@ def test_axes_label_large_and_small_numbers_with_a_power_of_ten(
 
 def test_wide_tick_labels_get_fewer_ticks_and_never_collide() -> None:
     numbers = charts._Numbers(charts.PLAIN, Labels())
-    axis = charts._fitting_axis(charts.Fraction(625000), charts.Fraction(312), numbers)
+    axis = charts._fitting_axis(Fraction(625000), Fraction(312), numbers)
     widest = max(len(axis.label(numbers, tick)) for tick in axis.ticks)
     assert 312 / (len(axis.ticks) - 1) >= widest * 7.8 + 8
     # Nothing fits in 10 units: the last candidate, one interval, is taken anyway.
-    fallback = charts._fitting_axis(charts.Fraction(625000), charts.Fraction(10), numbers)
+    fallback = charts._fitting_axis(Fraction(625000), Fraction(10), numbers)
     assert len(fallback.ticks) == 2
 
 
@@ -371,7 +371,7 @@ def test_minimum_grouping_leaves_four_digits_ungrouped() -> None:
 def test_numbers_round_half_up_on_the_decimal_as_written() -> None:
     assert charts._decimal(0.125, 2) == "0.13"
     assert charts._decimal(2.675, 2) == "2.68"  # the double is 2.67499...: written 2.675
-    assert charts._decimal(charts.Fraction(1, 3), 6) == "0.333333"
+    assert charts._decimal(Fraction(1, 3), 6) == "0.333333"
     assert charts._decimal(1500, 1) == "1500"
 
 
@@ -550,3 +550,13 @@ def test_the_chart_reads_the_fields_in_the_page_notation() -> None:
     assert reply["ok"], reply
     root = check_markup(reply["chart"])
     assert table(root)[4] == ["64 (entered)", "79.008", "69.132"]
+
+
+def test_a_billion_micro_batches_are_drawn_at_once_numbered_where_drawn() -> None:
+    root = check_markup(drawn("pipeline-bubble", "bubble", stages="2", micro_batches="1000000000"))
+    numbers = [text for text in texts(root, "text") if text.replace(",", "").isdigit()]
+    # Stage numbers, then each drawn pass's micro-batch: the first three and the last ones.
+    assert "1,000,000,000" in numbers
+    assert "500,000,000" not in numbers
+    assert len(numbers) < 40
+    assert any("of the 1,000,000,000 forward passes" in note for note in texts(root, "p"))

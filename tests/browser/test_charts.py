@@ -20,8 +20,8 @@ from calcsite.formatting import format_output, notation
 from playwright.sync_api import Page
 
 from calculator import evaluate, get, run
+from tests.support.server import Server
 
-from .conftest import Server
 from .expected import LANGUAGES, field_text, page_path, ui
 from .test_live import BOOT_TIMEOUT_MS, go_live
 

@@ -202,6 +202,6 @@ def _value(args: list[str], page: Page) -> str:
         if output.name == name:
             return format_output(output, result.values[name], page.language)
     if name in values:
-        value = values[name]
-        return "—" if value is None else format_bound(value, page.language)
+        given = values[name]
+        return "—" if given is None else format_bound(given, page.language)
     raise DirectiveError(f"md:value {args[0]}: no input or output named {name!r}")
