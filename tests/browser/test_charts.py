@@ -22,6 +22,7 @@ from playwright.sync_api import Page
 from calculator import evaluate, get, run
 from tests.support.server import Server
 
+from .conftest import Recorder
 from .expected import LANGUAGES, field_text, page_path, ui
 from .test_live import BOOT_TIMEOUT_MS, go_live
 
@@ -309,3 +310,24 @@ def test_charts_fit_a_phone_and_stay_legible(static_page: Page, server: Server, 
         assert chart["right"] <= 390
         assert chart["height"] >= 9, "a chart's smallest text, in CSS pixels"
     assert static_page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_an_engine_that_fails_brings_back_the_example_chart(
+    page: Page, server: Server, recorder: Recorder
+) -> None:
+    """A link's values are the example's again when the engine fails, and so is the chart."""
+    recorder.expect_errors = True
+    slug, mode = "pipeline-bubble", "bubble"
+    page.route("**/pyodide.mjs", lambda route: route.fulfill(status=404, body="missing"))
+    page.goto(server.url(page_path("it", slug)) + "?stages=6")
+    page.wait_for_function(
+        "(s) => document.querySelector(s).dataset.state === 'failed'",
+        arg=form_of(slug, mode),
+        timeout=BOOT_TIMEOUT_MS,
+    )
+    state = page.evaluate(CHART_STATE, chart_of(slug, mode))
+    assert state == {
+        "hidden": False,
+        "status": None,
+        "title": "Schedule della pipeline: p = 4, m = 8, v = 1",
+    }
