@@ -38,7 +38,7 @@ from .expected import (
     static_forms,
     ui,
 )
-from .test_csp import built_pages
+from .test_csp import built_pages, open_page
 from .test_layout import LAPTOP, PHONE, SCHEMES, THEME_MOUNTED, set_scheme, site_path
 from .test_live import ALL_LIVE, BOOT_TIMEOUT_MS, selector
 
@@ -74,7 +74,7 @@ def violations(page: Page, where: str) -> list[str]:
 
 
 def every_layout(page: Page, where: str) -> list[str]:
-    """axe's violations at a laptop's width and a phone's, in both schemes."""
+    """The violations axe finds at a laptop's width and a phone's, in both schemes."""
     found = []
     for viewport in (LAPTOP, PHONE):
         page.set_viewport_size(viewport)
@@ -86,11 +86,8 @@ def every_layout(page: Page, where: str) -> list[str]:
 
 
 def audit(page: Page, url: str, where: str) -> list[str]:
-    page.goto(url)
-    page.wait_for_function(THEME_MOUNTED)
+    open_page(page, url)
     forms = page.locator("form.calc")
-    if forms.count():
-        page.wait_for_function(ALL_LIVE, timeout=BOOT_TIMEOUT_MS)
     page.evaluate(AXE)
     found = every_layout(page, where)
     if forms.count():

@@ -1,6 +1,6 @@
-"""Every built page's Content-Security-Policy (hooks/csp.py, calcsite.csp), and what a
-keyboard reaches (calcsite.keyboard).
+"""Every built page's Content-Security-Policy, and what a keyboard reaches.
 
+The policy is hooks/csp.py's (calcsite.csp); the tab order, calcsite.keyboard's.
 The pages are the built site's own HTML files, whatever they are. Each carries one
 policy, in a meta element placed before its first script; every inline script is
 allowed by the SHA-256 hash of its text, computed here independently of the hook;
@@ -34,13 +34,15 @@ CDN = "https://cdn.example.net/pyodide/v{version}/full/"
 
 @dataclass
 class Element:
+    """A start tag: its name, attributes and place, and a script's text."""
+
     tag: str
     attrs: dict[str, str]
     in_head: bool
     text: list[str] = field(default_factory=list)
 
 
-class Elements(HTMLParser):
+class _Elements(HTMLParser):
     """Every element of a page, in document order, with the text of its scripts."""
 
     def __init__(self) -> None:
@@ -69,7 +71,7 @@ class Elements(HTMLParser):
 
 
 def elements(html: str) -> list[Element]:
-    parser = Elements()
+    parser = _Elements()
     parser.feed(html)
     parser.close()
     return parser.elements
@@ -189,8 +191,11 @@ def test_the_policy_allows_the_site_and_nothing_else(site: Path) -> None:
 
 
 def test_the_markup_needs_nothing_the_policy_refuses(site: Path) -> None:
-    """No inline style (style-src has no 'unsafe-inline'), no event-handler attribute and
-    no javascript: URL (script-src has no 'unsafe-hashes'), no other script type."""
+    """Nothing in the markup needs what the policy does not allow.
+
+    No inline style (style-src has no 'unsafe-inline'), no event-handler attribute and
+    no javascript: URL (script-src has no 'unsafe-hashes'), no other script type.
+    """
     for path in pages(site):
         html = path.read_text(encoding="utf-8")
         found = elements(html)
