@@ -115,7 +115,7 @@ def _input_help(spec: Input) -> str:
         if spec.minimum is None
         else ("> " if spec.exclusive_minimum else ">= ") + _plain(spec.minimum)
     )
-    high = "<= " + _plain(spec.maximum) if spec.maximum is not None else ""
+    high = "<= " + _plain(spec.maximum)
     kind = "whole number" if spec.integer else "number"
     bounds = ", ".join(part for part in (kind, low, high) if part)
     default = "empty" if spec.default is None else _plain(spec.default)

@@ -101,8 +101,8 @@ class Input:
     """Lowest accepted value."""
     exclusive_minimum: bool = False
     """Whether the minimum itself is refused (``> 0`` rather than ``>= 0``)."""
-    maximum: Value | None = None
-    """Highest accepted value; also what keeps every result finite."""
+    maximum: Value
+    """Highest accepted value; also what keeps every result finite, so every input has one."""
     integer: bool = False
     """Whether only whole numbers are accepted."""
     optional: bool = False
@@ -122,7 +122,7 @@ class Input:
         for bound in (self.minimum, self.maximum):
             if bound is not None and not math.isfinite(bound):
                 raise SpecError(f"{self.name}: bounds must be finite")
-        if self.maximum is None:
+        if self.maximum is None:  # declared without a type checker: refused all the same
             raise SpecError(f"{self.name}: a maximum is required to keep results finite")
         if self.minimum is not None and self.minimum >= self.maximum:
             raise SpecError(f"{self.name}: minimum must be below maximum")
@@ -141,7 +141,7 @@ class Input:
             value < self.minimum or (self.exclusive_minimum and value == self.minimum)
         ):
             return False
-        return self.maximum is None or value <= self.maximum
+        return value <= self.maximum
 
     @property
     def step(self) -> str:

@@ -41,7 +41,7 @@ def parse_value(spec: Input, raw: object) -> Value | None:
         raise InputError(spec.name, "not_above_minimum", spec.minimum)
     if spec.minimum is not None and number < spec.minimum:
         raise InputError(spec.name, "below_minimum", spec.minimum)
-    if spec.maximum is not None and number > spec.maximum:
+    if number > spec.maximum:
         raise InputError(spec.name, "above_maximum", spec.maximum)
     if spec.integer:
         if not float(number).is_integer():

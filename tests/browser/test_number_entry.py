@@ -77,7 +77,7 @@ def typed_variants(spec: Input, language: str) -> list[str]:
     variants = [f"  {written.write(default)}\u00a0", default]
     candidates = [Decimal(1234) if spec.integer else Decimal("1234.5"), Decimal(1500)]
     for number in candidates:
-        if spec.accepts(float(number)) and spec.maximum is not None:
+        if spec.accepts(float(number)):
             grouped = format_decimal(number, locale=language, decimal_quantization=False)
             variants.append(grouped)
             if written.group in "\u202f\u00a0":
