@@ -316,7 +316,7 @@ class Calc {
 
   onInput(event) {
     const input = event.target;
-    if (!input || !input.name || !this.byName.has(input.name)) return;
+    if (!input?.name || !this.byName.has(input.name)) return;
     if (engine.state === "failed") return;
     showAddress(this);
     if (engine.state === "ready") {
@@ -361,11 +361,11 @@ class Calc {
     clearTimeout(this.slowTimer);
     this.setBusy(false);
     const shown = texts && typeof texts === "object" ? texts : {};
-    const plain = reply && reply.plain && typeof reply.plain === "object" ? reply.plain : null;
+    const plain = reply?.plain && typeof reply.plain === "object" ? reply.plain : null;
     this.plain = plain ? { texts: this.sent, values: plain } : null;
     this.showNotes(reply && Array.isArray(reply.notes) ? reply.notes : []);
     this.showUnits(shown.plurals ?? {});
-    if (reply && reply.ok) this.showResults(reply, shown.outputs ?? {});
+    if (reply?.ok) this.showResults(reply, shown.outputs ?? {});
     else {
       const errors = reply && Array.isArray(reply.errors) ? reply.errors : [];
       this.showErrors(errors, Array.isArray(shown.bounds) ? shown.bounds : []);
@@ -423,7 +423,7 @@ class Calc {
   }
 
   setOutputs(texts) {
-    this.outputs.forEach((output, index) => setText(output, texts[index]));
+    for (const [index, output] of this.outputs.entries()) setText(output, texts[index]);
   }
 
   showResults(reply, texts) {
@@ -610,7 +610,7 @@ class Calc {
 
 function metaURL(name) {
   const element = document.querySelector(`meta[name="${name}"]`);
-  const content = element && element.getAttribute("content");
+  const content = element?.getAttribute("content");
   return content ? new URL(content, document.baseURI).href : null;
 }
 
