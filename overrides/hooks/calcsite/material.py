@@ -63,6 +63,22 @@ TOUCH_POINTS: tuple[TouchPoint, ...] = (
         ),
     ),
     TouchPoint(
+        path="overrides/assets/javascripts/theme-start.js",
+        marker=".md-code__nav",
+        why=(
+            "The unnamed nav Material wraps around each code block's copy button is "
+            "given role=none, so the page has no duplicate landmarks (axe)."
+        ),
+    ),
+    TouchPoint(
+        path="overrides/fragments/calculator/notation.html",
+        marker="No class: Material styles",
+        why=(
+            "Material styles and scrolls only tables without a class "
+            "(table:not([class])); the notation table relies on that."
+        ),
+    ),
+    TouchPoint(
         path="overrides/hooks/calcsite/compile_hints.py",
         marker="bundle",
         why="Finds the bundle's hashed file name to mark it for eager compilation.",
