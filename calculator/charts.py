@@ -157,7 +157,7 @@ class Labels:
     min_grouping: int = 1
     """CLDR's minimum grouping digits: Italian groups ``12.345`` but not ``1234``."""
     percent: str = "{value}%"
-    """Where the number goes in a percentage (``{value} %`` in French, U+202F)."""
+    """Where the number goes in a percentage (``{value}\u00a0%`` in French)."""
     prefix: str = "chart"
     """Prefix of the chart's element ids, unique on the page."""
 
@@ -224,7 +224,7 @@ class _Numbers:
         self._labels = labels
 
     def plain(self, text: str) -> str:
-        """A plain non-negative decimal (``1234.5``), grouped and signed for the language."""
+        """A plain non-negative decimal (``1234.5``) with the language's separators."""
         whole, _, fraction = text.partition(".")
         size = self._notation.group_size
         if len(whole) >= size + self._labels.min_grouping:
@@ -398,8 +398,8 @@ class _LinePlot:
     desc: str
     x_title: str
     y_title: str
-    x_top: Fraction
     y_top: Fraction
+    """The highest value the lines reach at the x axis's end."""
     series: tuple[_Series, ...]
     point: tuple[Fraction, Fraction]
     point_legend: str
@@ -580,7 +580,6 @@ def _predict_plot(
         ),
         x_title=labels.word("scaling.x"),
         y_title=labels.word("scaling.y"),
-        x_top=top,
         y_top=top * throughput,
         series=(
             _Series(
@@ -642,7 +641,6 @@ def _measure_plot(
         ),
         x_title=labels.word("scaling.x"),
         y_title=labels.word("scaling.y"),
-        x_top=top,
         y_top=top * max(throughput, slope),
         series=(
             _Series(
@@ -724,7 +722,6 @@ def _estimate_plot(
         ),
         x_title=labels.word("scaling.x"),
         y_title=labels.word("scaling.y.estimate"),
-        x_top=top,
         y_top=top,
         series=(
             _Series(
