@@ -308,12 +308,12 @@ def targets(results: dict[str, Any], language: str = "en") -> list[tuple[str, st
         limit = LIMITS["page_gzip_bytes"]
         add("page", f.range([f.kb(v) for v in gzip]), gzip[-1] <= limit, f.kb(limit))
         # Everything the cold visit of the inventory downloaded until its first live result.
-        visit = sorted(
+        cold = sorted(
             page["bytes"]["everything_before"]["gzip"] + page["bytes"]["engine_total"]["gzip"]
             for page in sized
         )
         limit = LIMITS["visit_gzip_bytes"]
-        add("visit", f.range([f.mb(v) for v in visit]), visit[-1] <= limit, f.mb(limit))
+        add("visit", f.range([f.mb(v) for v in cold]), cold[-1] <= limit, f.mb(limit))
         # Beyond the runtime, its standard library and index, the core's wheel and the worker.
         fetched = {name for page in sized for name in page["bytes"]["engine"]}
         ours = ("-py3-none-any.whl", "worker.mjs")

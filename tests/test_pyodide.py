@@ -97,7 +97,7 @@ def _whole(rng: random.Random, spec: Input, top: float) -> int:
     kind = rng.random()
     powers = [2**k for k in range(64) if low <= 2**k <= high]
     if kind < 0.35 and powers:
-        return rng.choice(powers)  # as clusters are sized
+        return int(rng.choice(powers))  # as clusters are sized
     if kind < 0.6:
         return rng.randint(low, min(high, low + 100))
     if kind < 0.9:

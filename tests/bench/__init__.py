@@ -1,0 +1,1 @@
+"""Tests of the benchmark (bench/): pages, targets, report, statistics, Lighthouse, server."""

@@ -194,6 +194,7 @@ class FakeTimer:
         self.visits: list[tuple[str, str]] = []
 
     def run(self, target: Target, kind: str) -> Run:
+        """One visit of ``kind``: the page slower by 100 ms at each round."""
         self.visits.append((kind, target.name))
         rounds = sum(name == target.name for _, name in self.visits if _ == kind)
         live = 1000.0 if target.name == "floor" else 1000.0 + 100 * rounds
@@ -201,15 +202,18 @@ class FakeTimer:
         return Run(live, 200.0, timeline, ["/x"] if kind == "cold" else [], 0)
 
     def cold(self, target: Target) -> Run:
+        """A visit in a new profile (through the link, for the link's timer)."""
         return self.run(target, self.kind)
 
     def primed(self, target: Target) -> Path:
+        """A profile folder, as the real timer leaves one for warm visits."""
         self.visits.append(("primed", target.name))
         folder = self.folder / target.name.strip("/")
         folder.mkdir()
         return folder
 
     def visit(self, folder: Path, target: Target) -> Run:
+        """A warm visit in a primed profile."""
         assert folder.exists()
         return self.run(target, "warm")
 

@@ -64,8 +64,12 @@ def test_a_shared_link_prefetches_what_the_worker_then_finds_in_the_cache(
 
 
 def test_a_visit_without_a_case_fetches_nothing_early(page: Page, server: Server) -> None:
-    said: list[ConsoleMessage] = []
-    page.on("console", said.append)
+    said: list[str] = []
+
+    def hear(message: ConsoleMessage) -> None:  # Playwright needs a function it can tag
+        said.append(f"{message.type}: {message.text}")
+
+    page.on("console", hear)
     page.goto(server.url(page_path("fr", "data-parallel-scaling")) + "?utm_source=wiki")
     assert page.evaluate(PREFETCHED) == []
     assert len(page.evaluate(LISTED)) == 7, "the list stays in its template"

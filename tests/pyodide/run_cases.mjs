@@ -53,7 +53,8 @@ found = set()
 for module in list(sys.modules.values()):
     spec = getattr(module, "__spec__", None)
     if spec and isinstance(spec.loader, zipimport.zipimporter) and spec.origin:
-        found.add(spec.origin.removeprefix(archive + "/"))
+        # The file it was compiled from: the site's archive holds bytecode alone.
+        found.add(spec.origin.removeprefix(archive + "/").removesuffix("c"))
 json.dumps({
     "files": sorted(found),
     "builtin": sorted(sys.builtin_module_names),

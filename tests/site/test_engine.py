@@ -7,20 +7,23 @@ core runs on it, case by case, is ``tests/test_pyodide.py``'s part.
 
 from __future__ import annotations
 
-import ast
 import hashlib
+import importlib.util
 import io
 import json
+import marshal
+import os
 import subprocess
 import sys
 import tempfile
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from calcsite import engine, slim, stdlib_files
 from calcsite.engine import EngineError, build_wheel, mark_names_utf8
-from calcsite.slim import SlimError, minify
+from calcsite.slim import SlimError
 from hatchling.builders.wheel import WheelBuilder
 
 from .conftest import ROOT
@@ -117,52 +120,29 @@ def npm_archive() -> zipfile.ZipFile:
     return zipfile.ZipFile(PACKAGE / engine.STDLIB)
 
 
-def test_the_archive_holds_the_listed_files_and_their_folders(archive: zipfile.ZipFile) -> None:
+def test_the_archive_holds_the_listed_modules_compiled_and_their_folders(
+    archive: zipfile.ZipFile,
+) -> None:
     names = archive.namelist()
     files = [name for name in names if not name.endswith("/")]
-    assert files == sorted(stdlib_files.FILES)
+    assert files == sorted(name + "c" for name in stdlib_files.FILES)
     folders = {name.rsplit("/", 1)[0] + "/" for name in files if "/" in name}
     assert folders <= set(names)
     assert archive.testzip() is None
     assert {entry.compress_type for entry in archive.infolist() if entry.file_size} == {
         zipfile.ZIP_DEFLATED
     }
+    # Bytecode for one Python (Pyodide's): one magic number, then flags, date and size at 0.
+    headers = {archive.read(name)[:16] for name in files}
+    (magic,) = {header[:4] for header in headers}
+    assert magic != importlib.util.MAGIC_NUMBER  # not the build's Python 3.11's
+    assert {header[4:] for header in headers} == {bytes(12)}
 
 
-def test_the_archive_is_a_small_part_of_pyodides(
-    archive: zipfile.ZipFile, npm_archive: zipfile.ZipFile
-) -> None:
+def test_the_archive_is_a_third_of_pyodides() -> None:
     served = len(engine.stdlib_archive(PACKAGE))
     full = (PACKAGE / engine.STDLIB).stat().st_size
-    assert served < full / 5, (served, full)
-    assert len(archive.namelist()) < len(npm_archive.namelist()) / 3
-
-
-def test_every_module_is_pyodides_less_its_docstrings_and_comments(
-    archive: zipfile.ZipFile, npm_archive: zipfile.ZipFile
-) -> None:
-    some_kept = False
-    for name in stdlib_files.FILES:
-        served = archive.read(name).decode("utf-8")
-        original = npm_archive.read(name).decode("utf-8")
-        assert "#" not in served.split("\n", 1)[0], name  # not even a coding line
-        assert len(served) < len(original) or served == original == "", name
-        # The build's Python may not read Python 3.14 (the build checked the trees in
-        # Pyodide); here, only that the served text holds no docstring of its own.
-        try:
-            tree = ast.parse(served)
-        except SyntaxError:
-            continue
-        documented = [
-            node
-            for node in ast.walk(tree)
-            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
-            and ast.get_docstring(node) is not None
-        ]
-        kept = name.startswith(slim.KEEP_DOCSTRINGS)
-        assert not documented or kept, name
-        some_kept = some_kept or bool(documented)
-    assert some_kept, "Pyodide's own packages keep their docstrings"
+    assert served < full / 2.5, (served, full)
 
 
 def test_the_same_list_gives_the_same_archive(tmp_path: Path) -> None:
@@ -214,27 +194,39 @@ def run() -> str:
 '''
 
 
-def test_minify_removes_docstrings_comments_and_layout_only() -> None:
-    text = minify(MODULE, "module.py")
-    assert text == (
-        "from __future__ import annotations\n"
-        "import os\n\n"
-        "class Thing:\n\n"
-        "    def method(self) -> int:\n"
-        "        pass\n\n"
-        "def run() -> str:\n"
-        "    assert os.sep\n"
-        "    return f'{os.sep!r:>3}'\n"
-    )
-    kept = minify(MODULE, "module.py", keep_docstrings=True)
-    assert '"""A class."""' in kept
-    assert "#" not in kept
+def load(data: bytes) -> dict[str, Any]:
+    """Run a ``.pyc`` made for this Python; return the module's namespace."""
+    assert data[:4] == importlib.util.MAGIC_NUMBER
+    namespace: dict[str, Any] = {"__name__": "module"}
+    exec(marshal.loads(data[16:]), namespace)
+    return namespace
 
 
-def test_minify_refuses_a_text_that_means_something_else(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(slim.ast, "unparse", lambda tree: "import sys")
+def test_bytecode_drops_docstrings_and_nothing_else() -> None:
+    module = load(slim.bytecode(MODULE, "module.py", "/lib/here/module.py"))
+    assert module.get("__doc__") is None
+    thing, run = module["Thing"], module["run"]
+    assert thing.__doc__ is None
+    assert thing().method() is None
+    assert run.__doc__ is None
+    assert run() == f"{os.sep!r:>3}"
+    assert run.__code__.co_filename == "/lib/here/module.py"
+    kept = load(slim.bytecode(MODULE, "module.py", "m.py", keep_docstrings=True))
+    assert kept["__doc__"] == "A module."
+    assert kept["Thing"].__doc__ == "A class."
+
+
+def test_bytecode_keeps_line_numbers() -> None:
+    source = 'def f():\n    """Doc."""\n\n    raise ValueError("line 4")\n'
+    module = load(slim.bytecode(source, "m", "m.py"))
+    with pytest.raises(ValueError, match="line 4") as raised:
+        module["f"]()
+    assert raised.traceback[-1].lineno + 1 == 4  # pytest counts lines from 0
+
+
+def test_bytecode_of_what_this_python_cannot_read_is_refused() -> None:
     with pytest.raises(SlimError, match=r"module\.py"):
-        minify(MODULE, "module.py")
+        slim.bytecode("def (:\n", "module.py", "module.py")
 
 
 def _zip(files: dict[str, str]) -> bytes:
@@ -245,22 +237,26 @@ def _zip(files: dict[str, str]) -> bytes:
     return out.getvalue()
 
 
-def test_slim_keeps_pyodides_docstrings_and_refuses_missing_files() -> None:
+def test_slim_compiles_keeps_pyodides_docstrings_and_refuses_missing_files() -> None:
     source = _zip({"a.py": MODULE, "pkg/sub/b.py": "x = 1\n", "pyodide/c.py": MODULE})
-    made = zipfile.ZipFile(io.BytesIO(slim.slim(source, ["pyodide/c.py", "pkg/sub/b.py", "a.py"])))
+    files = ["pyodide/c.py", "pkg/sub/b.py", "a.py"]
+    archive = slim.slim(source, files, "/lib/std.zip")
+    made = zipfile.ZipFile(io.BytesIO(archive))
     assert made.namelist() == [
         "pkg/",
         "pkg/sub/",
         "pyodide/",
-        "a.py",
-        "pkg/sub/b.py",
-        "pyodide/c.py",
+        "a.pyc",
+        "pkg/sub/b.pyc",
+        "pyodide/c.pyc",
     ]
-    assert "A module" not in made.read("a.py").decode()
-    assert "A module" in made.read("pyodide/c.py").decode()
+    assert load(made.read("a.pyc")).get("__doc__") is None
+    assert load(made.read("pyodide/c.pyc"))["__doc__"] == "A module."
+    assert load(made.read("pkg/sub/b.pyc"))["x"] == 1
     assert {entry.date_time for entry in made.infolist()} == {(1980, 1, 1, 0, 0, 0)}
+    assert slim.slim(source, files, "/lib/std.zip") == archive
     with pytest.raises(SlimError, match=r"not in the standard library: d\.py"):
-        slim.slim(source, ["a.py", "d.py"])
+        slim.slim(source, ["a.py", "d.py"], "/lib/std.zip")
 
 
 # --------------------------------------------------------------- the package index
