@@ -181,7 +181,7 @@ def run_links(page: Page) -> list[dict[str, str]]:
         """() => [...document.querySelectorAll("a[data-run]")].map((a) => {
              const row = a.closest("tr");
              const cells = [...row.children].map((cell) => cell.textContent.trim());
-             return { id: a.dataset.run, href: a.href, efficiency: cells[6], speedup: cells[7] };
+             return { id: a.dataset.run, href: a.href, efficiency: cells[4], speedup: cells[5] };
            })"""
     )
     return links

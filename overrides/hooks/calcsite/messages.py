@@ -357,16 +357,19 @@ _FR: dict[str, str] = {
     "Idle after its last backward pass, slots": "Inactif après sa dernière passe arrière, créneaux",
     "Idle in all, slots": "Inactif en tout, créneaux",
     "Stages {first} to {last}": "Étages {first} à {last}",
-    "Published runs, each efficiency computed by the measuring form": (
-        "Entraînements publiés, chaque efficacité calculée par le formulaire de mesure"
+    (
+        "Published runs. Each efficiency and speedup is computed by the measuring form; each "
+        "run's name opens it with the run's numbers."
+    ): (
+        "Entraînements publiés. Chaque efficacité et chaque accélération sont calculées par le "
+        "formulaire de mesure\u202f; le nom de chaque entraînement l’ouvre avec ses nombres."
     ),
     "Run": "Entraînement",
-    "System and software": "Système et logiciel",
-    "Source": "Source",
+    "System": "Système",
+    "Source and software": "Source et logiciel",
     "Baseline": "Référence",
     "Cluster throughput": "Débit du cluster",
     "Efficiency E": "Efficacité E",
-    "Open in the form": "Ouvrir dans le formulaire",
     "one device: {throughput}": "un accélérateur\u00a0: {throughput}",
     "one node of {devices} devices: {throughput}": (
         "un nœud de {devices} accélérateurs\u00a0: {throughput}"
@@ -649,16 +652,19 @@ _IT: dict[str, str] = {
     "Idle after its last backward pass, slots": "Inattivo dopo l’ultima backward pass, slot",
     "Idle in all, slots": "Inattivo in tutto, slot",
     "Stages {first} to {last}": "Stadi da {first} a {last}",
-    "Published runs, each efficiency computed by the measuring form": (
-        "Addestramenti pubblicati, ogni efficienza calcolata dal modulo di misura"
+    (
+        "Published runs. Each efficiency and speedup is computed by the measuring form; each "
+        "run's name opens it with the run's numbers."
+    ): (
+        "Addestramenti pubblicati. Ogni efficienza e ogni speedup sono calcolati dal modulo di "
+        "misura; il nome di ogni addestramento lo apre con i suoi numeri."
     ),
     "Run": "Addestramento",
-    "System and software": "Sistema e software",
-    "Source": "Fonte",
+    "System": "Sistema",
+    "Source and software": "Fonte e software",
     "Baseline": "Riferimento",
     "Cluster throughput": "Throughput del cluster",
     "Efficiency E": "Efficienza E",
-    "Open in the form": "Apri nel modulo",
     "one device: {throughput}": "un dispositivo: {throughput}",
     "one node of {devices} devices: {throughput}": "un nodo da {devices} dispositivi: {throughput}",
     "README, {date}": "README, {date}",

@@ -33,16 +33,18 @@ DATA = Path(__file__).resolve().parents[3] / "docs" / "assets" / "data" / "publi
 """The published runs, as the site serves them."""
 
 WORDS: dict[str, str] = {
-    "caption": "Published runs, each efficiency computed by the measuring form",
+    "caption": (
+        "Published runs. Each efficiency and speedup is computed by the measuring form; "
+        "each run's name opens it with the run's numbers."
+    ),
     "run": "Run",
-    "system": "System and software",
-    "source": "Source",
+    "system": "System",
+    "source": "Source and software",
     "baseline": "Baseline",
     "devices": "Devices d",
     "cluster": "Cluster throughput",
     "efficiency": "Efficiency E",
     "speedup": "Speedup",
-    "open": "Open in the form",
     "one_device": "one device: {throughput}",
     "one_node": "one node of {devices} devices: {throughput}",
     "published": "README, {date}",
@@ -216,7 +218,8 @@ def runs_context(mode: Mode, form_id: str, language: str) -> dict[str, Any]:
             {
                 "id": published.id,
                 "run": name,
-                "system": f"{published.system}, {published.software}",
+                "system": published.system,
+                "software": published.software,
                 "source": published.source,
                 "baseline_source": published.baseline_source,
                 "published": t("published", date=format_day(published.published, language)),
