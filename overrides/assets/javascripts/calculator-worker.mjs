@@ -77,8 +77,8 @@ function plurals(values, locale) {
 }
 
 function texts(reply, locale, styles) {
-  const inputs = plurals(reply && reply.plain, locale);
-  if (reply && reply.ok) {
+  const inputs = plurals(reply?.plain, locale);
+  if (reply?.ok) {
     const display = reply.display && typeof reply.display === "object" ? reply.display : {};
     const outputs = {};
     for (const [name, style] of Object.entries(styles || {})) {
@@ -111,7 +111,9 @@ async function fetchWheel(url) {
 // thread. That is done while the runtime's WebAssembly compiles (on other
 // threads), not before the runtime is even requested.
 function warmFormatters(locales) {
-  for (const locale of locales || []) [false, true].forEach((p) => formatter(locale, p));
+  for (const locale of locales || []) {
+    for (const percent of [false, true]) formatter(locale, percent);
+  }
 }
 
 // The site's own engine files, next to the core's wheel (calcsite/engine.py):
@@ -199,5 +201,5 @@ self.addEventListener("message", (event) => {
 
 // Boot now, without waiting for a message: see the page's engine.start().
 (async () => boot(settings()))().catch((error) => {
-  post({ type: "failed", error: String(error && error.message ? error.message : error) });
+  post({ type: "failed", error: String(error?.message ? error.message : error) });
 });
