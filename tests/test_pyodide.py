@@ -8,8 +8,9 @@ the core's wheel as the site serves it, and sends every case through
 reply is held to CPython's, byte for byte, and what the page imported from the
 standard library to the list the site's archive is made from: a module the
 core starts to import fails the run (it is not in the archive), one it no longer
-imports fails the comparison. ``python -m tests.test_pyodide --record`` records
-the list again, from a run with Pyodide's full standard library. A missing
+imports fails the comparison.
+``PYTHONPATH=overrides/hooks python -m tests.test_pyodide --record`` records the
+list again, from a run with Pyodide's full standard library. A missing
 ``node`` or ``node_modules/pyodide`` fails these tests: the proof is never skipped.
 
 On top of the fixed cases, :func:`parity_requests` draws, with a fixed seed and
@@ -36,6 +37,9 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from calcsite import engine, stdlib_files
+from calcsite.formatting import notation
+from calcsite.messages import CATALOGS
 
 from calculator import CALCULATORS
 from calculator.notation import Notation
@@ -52,15 +56,9 @@ TIMEOUT = 600
 """Seconds for the whole Node run: a few on an idle machine, far more on a loaded one."""
 
 HOOKS = REPO / "overrides" / "hooks"
-if str(HOOKS) not in sys.path:
-    sys.path.insert(0, str(HOOKS))
-
-from calcsite import engine, stdlib_files  # noqa: E402 -- the site's hooks, put on the path above
-from calcsite.formatting import notation  # noqa: E402
-from calcsite.messages import CATALOGS  # noqa: E402
 
 LIST = HOOKS / "calcsite" / "stdlib_files.py"
-RECORD = "python -m tests.test_pyodide --record"
+RECORD = "PYTHONPATH=overrides/hooks python -m tests.test_pyodide --record"
 
 PARITY_SEED = 20261201
 PARITY_PER_CALCULATOR = 1_000

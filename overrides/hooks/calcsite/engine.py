@@ -275,7 +275,7 @@ def stdlib_archive(package_dir: Path, cache: Path | None = None) -> bytes:
     if version != stdlib_files.PYODIDE:
         raise EngineError(
             f"calcsite/stdlib_files.py was recorded with Pyodide {stdlib_files.PYODIDE}, not"
-            f" {version}: run `python -m tests.test_pyodide --record`"
+            f" {version}: run `PYTHONPATH=overrides/hooks python -m tests.test_pyodide --record`"
         )
     source = package_dir / STDLIB
     if not source.is_file():
@@ -334,7 +334,7 @@ def plan(project_root: Path, package_dir: Path, cdn_base: str | None) -> Engine:
     if missing := unlisted_imports(project_root / "calculator"):
         raise EngineError(
             f"the core imports {', '.join(missing)}, which the standard library list lacks:"
-            " run `python -m tests.test_pyodide --record`"
+            " run `PYTHONPATH=overrides/hooks python -m tests.test_pyodide --record`"
         )
     name, wheel = build_wheel(project_root)
     files = {name: wheel, STDLIB: stdlib_archive(package_dir), LOCK: minimal_lock(package_dir)}

@@ -1,6 +1,6 @@
 """The standard library files the engine imports: recorded, do not edit by hand.
 
-``python -m tests.test_pyodide --record``
+``PYTHONPATH=overrides/hooks python -m tests.test_pyodide --record``
 runs the core's cases in Pyodide 314.0.7 (under Node, with its full standard
 library, booted and fed as the page's worker does: the core's wheel unpacked,
 ``calculator.web.evaluate`` imported and called with every case and parity
