@@ -75,8 +75,11 @@ def scaled_build(factor: int, repeat: int = 2) -> Build:
         work = Path(folder)
         docs = work / "docs"
         shutil.copytree(ROOT / "docs", docs)
-        # Relative paths of the inherited configuration resolve from here.
-        (work / "overrides").symlink_to(ROOT / "overrides", target_is_directory=True)
+        with (ROOT / "mkdocs.yml").open(encoding="utf-8") as file:
+            project = yaml_load(file)
+        # Relative paths of the inherited configuration (theme, watched folders) resolve from here.
+        for name in ("overrides", *project.get("watch", [])):
+            (work / name).symlink_to(ROOT / name, target_is_directory=True)
         copies: list[dict[str, str]] = []
         sources = _calculator_sources(docs)
         languages = 0
@@ -88,8 +91,7 @@ def scaled_build(factor: int, repeat: int = 2) -> Build:
                     name = variant.name.replace(source.stem, f"{source.stem}-copy-{k}", 1)
                     shutil.copyfile(variant, docs / name)
                 copies.append({f"{source.stem} {k}": f"{source.stem}-copy-{k}.md"})
-        with (ROOT / "mkdocs.yml").open(encoding="utf-8") as file:
-            nav = list(yaml_load(file)["nav"]) + ([{"Copies": copies}] if copies else [])
+        nav = list(project["nav"]) + ([{"Copies": copies}] if copies else [])
         config = work / "mkdocs.yml"
         # JSON is YAML too.
         config.write_text(
