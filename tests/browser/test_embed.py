@@ -188,6 +188,9 @@ def embed_frame(page: Page) -> Frame:
     page.wait_for_function("() => document.querySelector('iframe')?.contentWindow")
     frames = [frame for frame in page.frames if frame is not page.main_frame]
     assert len(frames) == 1
+    # An iframe starts on about:blank, where "every form is live" holds at once:
+    # wait for the embed page itself to have loaded (slow on a loaded machine).
+    frames[0].wait_for_url(re.compile(r".*/embed/"), timeout=BOOT_TIMEOUT_MS)
     return frames[0]
 
 
