@@ -83,7 +83,7 @@ def test_numbers_are_written_by_the_calculator_pages_formatter() -> None:
         language: cells(table, "`effective-batch-size/`")[10]
         for language, table in lighthouse.items()
     }
-    assert index == {"en": "1,087", "fr": "1\u202f087", "it": "1087"}
+    assert index == {"en": "2,687", "fr": "2\u202f687", "it": "2687"}
 
 
 def test_the_floor_reads_one_and_a_page_its_ratio_with_its_interval() -> None:
