@@ -5,17 +5,21 @@ yields a complete site, from the pinned npm copy of Pyodide and nothing
 downloaded. The page's worker boots Pyodide's runtime (``pyodide.mjs``, its
 JavaScript and its WebAssembly: the npm package's, self-hosted or from a CDN)
 with the site's own files instead of two of the package's, which sit next to
-the core's wheel in one folder whose name is a hash of the three:
+the core's wheel in one folder whose name is a hash of the three (the worker
+finds them there, through loadPyodide's ``stdLibURL`` and ``lockFileURL``):
 
 - ``python_stdlib.zip``: the standard library files the engine imports (listed
   in :mod:`calcsite.stdlib_files`, recorded by running the core's cases in
-  Pyodide), compiled by Pyodide's Python (:mod:`calcsite.slim`): 0.84 MB
+  Pyodide), compiled by Pyodide's Python (:mod:`calcsite.slim`): 0.86 MB
   instead of 2.5 MB, and no Python source to compile as Python starts;
 - ``pyodide-lock.json``: a package index with no package, since the page installs
   none: the npm package's ``info`` (which Pyodide checks) and nothing else.
 
 The runtime's URL carries its version; the engine folder's a hash of its files,
-so a new release is never masked by a cached old one.
+so a new release is never masked by a cached old one. The self-hosted runtime
+folder is a copy of the npm package's runtime, whole, as a CDN serves it: its
+standard library and package index are never fetched by a page (the
+benchmark's floor, bare Pyodide, boots from them).
 """
 
 from __future__ import annotations

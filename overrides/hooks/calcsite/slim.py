@@ -11,9 +11,9 @@ which the standard library supports; Pyodide's own packages keep theirs) and
 compiled; the archive holds the bytecode (``.pyc``) alone, which Python's zip
 importer loads as it is. Compiling the 128 modules from source was most of
 Python's start-up in the browser: measured in chromium on the benchmark's
-machine, 4 to 6 s of a cold boot against 1 to 2 s from bytecode. Compiled
+machine, 3 to 6 s of a cold boot against 1 to 2 s from bytecode. Compiled
 without column positions (``PYTHONNODEBUGRANGES``, which Node's Pyodide is
-started with: tracebacks keep their line numbers), the archive is 0.84 MB
+started with: tracebacks keep their line numbers), the archive is 0.86 MB
 instead of 1.14 MB; the sources, minified, would be 0.39 MB.
 """
 
