@@ -562,15 +562,21 @@ def _predict_plot(
         throughput=float(values["throughput"] or 0),
         efficiency=float(values["efficiency"] or 0),
     ).values
-    slope = throughput * efficiency / 100
-    top = x_axis.top
     shown = numbers.percent(efficiency)
     ideal, actual = (
         numbers.number(result["ideal"] or 0, 1),
         numbers.number(result["actual"] or 0, 1),
     )
-    return _LinePlot(
-        title=labels.word("scaling.title"),
+    return _throughput_plot(
+        labels,
+        numbers,
+        x_axis,
+        devices=devices,
+        throughput=throughput,
+        slope=throughput * efficiency / 100,
+        point_y=_fraction(result["actual"] or 0),
+        shown=shown,
+        texts=(ideal, actual),
         desc=labels.word(
             "scaling.desc.predict",
             ideal=ideal,
@@ -578,41 +584,7 @@ def _predict_plot(
             efficiency=shown,
             actual=actual,
         ),
-        x_title=labels.word("scaling.x"),
-        y_title=labels.word("scaling.y"),
-        y_top=top * throughput,
-        series=(
-            _Series(
-                "calc-chart__ideal",
-                ((Fraction(0), Fraction(0)), (top, top * throughput)),
-                labels.word("scaling.ideal"),
-            ),
-            _Series(
-                "calc-chart__actual",
-                ((Fraction(0), Fraction(0)), (top, top * slope)),
-                labels.word("scaling.actual", efficiency=shown),
-            ),
-        ),
-        point=(Fraction(devices), _fraction(result["actual"] or 0)),
-        point_legend=labels.word(
-            "scaling.point", devices=numbers.number(devices), throughput=actual
-        ),
-        point_kind="calc-chart__point",
-        guide=devices * throughput,
-        headers=(
-            labels.word("scaling.col.devices"),
-            labels.word("scaling.col.ideal"),
-            labels.word("scaling.col.actual", efficiency=shown),
-        ),
-        rows=_throughput_rows(
-            x_axis,
-            devices,
-            numbers,
-            labels,
-            throughput=throughput,
-            slope=slope,
-            entered=(ideal, actual),
-        ),
+        mode="",
     )
 
 
@@ -626,12 +598,18 @@ def _measure_plot(
         throughput=float(values["throughput"] or 0),
         measured=float(values["measured"] or 0),
     ).values
-    slope = measured / devices
-    top = x_axis.top
     shown = numbers.percent(result["efficiency"] or 0)
     ideal, entered = numbers.number(result["ideal"] or 0, 1), numbers.number(measured, 1)
-    return _LinePlot(
-        title=labels.word("scaling.title"),
+    return _throughput_plot(
+        labels,
+        numbers,
+        x_axis,
+        devices=devices,
+        throughput=throughput,
+        slope=measured / devices,
+        point_y=measured,
+        shown=shown,
+        texts=(ideal, entered),
         desc=labels.word(
             "scaling.desc.measure",
             devices=numbers.number(devices),
@@ -639,6 +617,33 @@ def _measure_plot(
             efficiency=shown,
             ideal=ideal,
         ),
+        mode=".measure",
+    )
+
+
+def _throughput_plot(
+    labels: Labels,
+    numbers: _Numbers,
+    x_axis: _Axis,
+    *,
+    devices: int,
+    throughput: Fraction,
+    slope: Fraction,
+    point_y: Fraction,
+    shown: str,
+    texts: tuple[str, str],
+    desc: str,
+    mode: str,
+) -> _LinePlot:
+    """Throughput against devices: the ideal line, the line at ``slope``, the case marked.
+
+    ``texts`` are the ideal and the case's throughput as shown; ``mode`` picks
+    the legend words of the mode (``""`` or ``".measure"``).
+    """
+    top = x_axis.top
+    return _LinePlot(
+        title=labels.word("scaling.title"),
+        desc=desc,
         x_title=labels.word("scaling.x"),
         y_title=labels.word("scaling.y"),
         y_top=top * max(throughput, slope),
@@ -651,12 +656,12 @@ def _measure_plot(
             _Series(
                 "calc-chart__actual",
                 ((Fraction(0), Fraction(0)), (top, top * slope)),
-                labels.word("scaling.actual.measure", efficiency=shown),
+                labels.word(f"scaling.actual{mode}", efficiency=shown),
             ),
         ),
-        point=(Fraction(devices), measured),
+        point=(Fraction(devices), point_y),
         point_legend=labels.word(
-            "scaling.point.measure", devices=numbers.number(devices), throughput=entered
+            f"scaling.point{mode}", devices=numbers.number(devices), throughput=texts[1]
         ),
         point_kind="calc-chart__point",
         guide=devices * throughput,
@@ -672,7 +677,7 @@ def _measure_plot(
             labels,
             throughput=throughput,
             slope=slope,
-            entered=(ideal, entered),
+            entered=texts,
         ),
     )
 
