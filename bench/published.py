@@ -25,6 +25,7 @@ from typing import Any
 
 from calcsite.engine import RUNTIME_FILES
 from calcsite.formatting import format_bound, format_output
+from calcsite.messages import LANGUAGES
 
 from calculator import Output
 from calculator.spec import Style
@@ -35,7 +36,6 @@ from .lighthouse import CATEGORIES, OBSERVED_FCP
 DOCS = ROOT / "docs"
 PUBLISHED = Path("assets") / "bench" / "results.json"
 """Where the run shown on the Performance page is published, relative to the docs."""
-LANGUAGES = ("en", "fr", "it")
 TABLES = ("targets", "bytes", "engine", "first-live", "phases", "recompute", "lighthouse", "build")
 MIN_VISITS = 5
 """A first-live time on the page is a median of at least five visits (``--quick`` makes 3)."""

@@ -11,12 +11,12 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from calcsite.messages import LANGUAGES
 from mkdocs.exceptions import PluginError
 
 from bench import ROOT
 from bench.published import (
     DOCS,
-    LANGUAGES,
     MIN_VISITS,
     PUBLISHED,
     TABLES,
@@ -208,3 +208,9 @@ def test_the_hook_renders_in_the_builds_language_and_fails_the_build_with_the_pa
     config.docs_dir = str(tmp_path)
     with pytest.raises(PluginError, match=r"performance\.fr\.md: .*results\.json"):
         hook.on_page_markdown("<!-- md:bench engine -->", page=page, config=config)
+
+
+def test_every_language_of_the_site_has_the_tables_words() -> None:
+    """The site's one list of languages; a language without its words fails here."""
+    for language in LANGUAGES:
+        assert render(published(), "targets", language)
