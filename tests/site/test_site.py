@@ -11,6 +11,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 import pytest
 from calcsite.compile_hints import theme_bundle
 from calcsite.embed import FOLDER as EMBED_FOLDER
+from calcsite.engine import LOCK, RUNTIME_FILES, STDLIB
 from calcsite.messages import LANGUAGES as SITE_LANGUAGES
 from calcsite.messages import tree
 
@@ -226,15 +227,16 @@ def test_engine_files_are_in_the_site_with_a_hashed_wheel(site: Path) -> None:
         assert (base / metas[name]).resolve().is_file(), name
     assert re.search(r"assets/engine/[0-9a-f]{16}/[^/]+\.whl$", metas["calc:wheel"])
     runtime = (base / metas["calc:pyodide"]).resolve().parent
-    assert sorted(path.name for path in runtime.iterdir()) == sorted(
-        [
-            "pyodide.mjs",
-            "pyodide.asm.mjs",
-            "pyodide.asm.wasm",
-            "python_stdlib.zip",
-            "pyodide-lock.json",
-        ]
+    assert sorted(path.name for path in runtime.iterdir()) == sorted(RUNTIME_FILES)
+
+
+def test_the_worker_names_the_engine_files_the_build_writes() -> None:
+    """The worker finds the site's standard library and package index by these names."""
+    worker = (ROOT / "overrides" / "assets" / "javascripts" / "calculator-worker.mjs").read_text(
+        encoding="utf-8"
     )
+    assert f'const STDLIB = "{STDLIB}";' in worker
+    assert f'const LOCK = "{LOCK}";' in worker
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -122,6 +122,7 @@ function warmFormatters(locales) {
 // package index that lists no package (the page never installs one; Pyodide
 // only checks that its ABI version is its own). Both through loadPyodide's
 // documented options; the runtime itself may come from a CDN.
+// Named as calcsite.engine names them (tests/site/test_site.py checks).
 const STDLIB = "python_stdlib.zip";
 const LOCK = "pyodide-lock.json";
 
