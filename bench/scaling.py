@@ -78,7 +78,7 @@ def scaled_build(factor: int, repeat: int = 2) -> Build:
         with (ROOT / "mkdocs.yml").open(encoding="utf-8") as file:
             project = yaml_load(file)
         # Relative paths of the inherited configuration (theme, watched folders) resolve from here.
-        for name in ("overrides", *project.get("watch", [])):
+        for name in dict.fromkeys(("overrides", *project.get("watch", []))):
             (work / name).symlink_to(ROOT / name, target_is_directory=True)
         copies: list[dict[str, str]] = []
         sources = _calculator_sources(docs)
