@@ -62,6 +62,8 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     config.extra["calculator_engine"] = {
         "pyodide": _plan.pyodide_url,
         "wheel": _plan.wheel_path,
+        "stdlib": _plan.stdlib_path,
+        "lock": _plan.lock_path,
         "script": "assets/javascripts/calculator.mjs",
         "worker": "assets/javascripts/calculator-worker.mjs",
         # What the worker fetches, for a shared link to fetch early (main.html).

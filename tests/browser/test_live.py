@@ -574,7 +574,9 @@ BARE_WORKER = """async ({ fragment, request }) => {
   // URL fragment, and no message until it says it is ready.
   const meta = (name) =>
     new URL(document.querySelector(`meta[name="${name}"]`).content, document.baseURI).href;
-  const settings = { pyodide: meta("calc:pyodide"), wheel: meta("calc:wheel"), locales: ["fr"] };
+  const names = ["pyodide", "wheel", "stdlib", "lock"];
+  const settings = Object.fromEntries(names.map((name) => [name, meta(`calc:${name}`)]));
+  settings.locales = ["fr"];
   const hash = fragment ? "#" + encodeURIComponent(JSON.stringify(settings)) : "";
   const worker = new Worker(meta("calc:worker") + hash, { type: "module" });
   const seen = [];

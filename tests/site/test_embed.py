@@ -130,7 +130,14 @@ def test_every_url_of_an_embed_page_is_relative_and_resolves(
         for meta in document.find_all("meta")
         if meta.attrs.get("name", "").startswith("calc:")
     }
-    assert set(metas) == {"calc:inputs", "calc:worker", "calc:pyodide", "calc:wheel"}
+    assert set(metas) == {
+        "calc:inputs",
+        "calc:worker",
+        "calc:pyodide",
+        "calc:wheel",
+        "calc:stdlib",
+        "calc:lock",
+    }
     modes = get(slug).modes
     assert metas.pop("calc:inputs").split() == sorted(
         {spec.name for mode in modes for spec in mode.inputs}

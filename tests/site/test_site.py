@@ -223,20 +223,22 @@ def test_engine_files_are_in_the_site_with_a_hashed_wheel(site: Path) -> None:
         if meta.attrs.get("name", "").startswith("calc:")
     }
     base = site / "fr" / "pipeline-bubble"
-    for name in ("calc:worker", "calc:pyodide", "calc:wheel"):
+    for name in ("calc:worker", "calc:pyodide", "calc:wheel", "calc:stdlib", "calc:lock"):
         assert (base / metas[name]).resolve().is_file(), name
     assert re.search(r"assets/engine/[0-9a-f]{16}/[^/]+\.whl$", metas["calc:wheel"])
+    assert metas["calc:stdlib"].endswith(f"/{STDLIB}")
+    assert metas["calc:lock"].endswith(f"/{LOCK}")
     runtime = (base / metas["calc:pyodide"]).resolve().parent
     assert sorted(path.name for path in runtime.iterdir()) == sorted(RUNTIME_FILES)
 
 
-def test_the_worker_names_the_engine_files_the_build_writes() -> None:
-    """The worker finds the site's standard library and package index by these names."""
-    worker = (ROOT / "overrides" / "assets" / "javascripts" / "calculator-worker.mjs").read_text(
-        encoding="utf-8"
-    )
-    assert f'const STDLIB = "{STDLIB}";' in worker
-    assert f'const LOCK = "{LOCK}";' in worker
+def test_no_script_names_an_engine_file_the_build_names() -> None:
+    """The page's head gives every engine URL; a script holding a name would be a second copy."""
+    scripts = ROOT / "overrides" / "assets" / "javascripts"
+    for script in scripts.glob("*.*js"):
+        text = script.read_text(encoding="utf-8")
+        for name in (STDLIB, LOCK, ".whl"):
+            assert name not in text, (script.name, name)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

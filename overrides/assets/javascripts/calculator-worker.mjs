@@ -116,30 +116,26 @@ function warmFormatters(locales) {
   }
 }
 
-// The site's own engine files, next to the core's wheel (calcsite/engine.py):
-// the standard library the core needs, compiled (0.86 MB instead of Pyodide's
-// 2.5 MB of source, and no source for Python to compile as it starts), and a
-// package index that lists no package (the page never installs one; Pyodide
-// only checks that its ABI version is its own). Both through loadPyodide's
-// documented options; the runtime itself may come from a CDN.
-// Named as calcsite.engine names them (tests/site/test_site.py checks).
-const STDLIB = "python_stdlib.zip";
-const LOCK = "pyodide-lock.json";
-
 // Where the boot's time goes, for the benchmark (bench/timing.py reads the
 // marks of this worker): Pyodide's module imported, its WebAssembly compiled
 // and instantiated (Pyodide's fsInit hook runs just then, before Python
 // starts), Python started, the core imported.
 const mark = (name) => performance.mark(`calc:${name}`);
 
-async function runtime(pyodideURL, wheelURL, locales) {
+// The site's own engine files replace two of the runtime's (calcsite/engine.py):
+// the standard library the core needs, compiled (no source for Python to
+// compile as it starts), and a package index that lists no package (the page
+// never installs one; Pyodide only checks that its ABI version is its own).
+// Both through loadPyodide's documented options; the runtime itself may come
+// from a CDN. The page passes every URL, as its head names them.
+async function runtime({ pyodide: pyodideURL, stdlib, lock, locales }) {
   const { loadPyodide } = await import(pyodideURL);
   mark("imported");
   post({ type: "progress", step: 1, steps: STEPS });
   const loading = loadPyodide({
     indexURL: new URL(".", pyodideURL).href,
-    stdLibURL: new URL(STDLIB, wheelURL).href,
-    lockFileURL: new URL(LOCK, wheelURL).href,
+    stdLibURL: stdlib,
+    lockFileURL: lock,
     fsInit: async () => mark("compiled"),
   });
   setTimeout(() => warmFormatters(locales), 0);
@@ -149,13 +145,10 @@ async function runtime(pyodideURL, wheelURL, locales) {
   return pyodide;
 }
 
-async function boot({ pyodide: pyodideURL, wheel: wheelURL, locales }) {
+async function boot(settings) {
   const started = performance.now();
   // The wheel downloads while the runtime boots; either failing fails at once.
-  const [pyodide, wheel] = await Promise.all([
-    runtime(pyodideURL, wheelURL, locales),
-    fetchWheel(wheelURL),
-  ]);
+  const [pyodide, wheel] = await Promise.all([runtime(settings), fetchWheel(settings.wheel)]);
   pyodide.unpackArchive(new Uint8Array(wheel), "wheel");
   evaluate = pyodide.runPython("from calculator.web import evaluate\nevaluate");
   mark("core");
@@ -186,7 +179,8 @@ function settings() {
   } catch {
     // Reported below, with the same words as a fragment of the wrong shape.
   }
-  if (!parsed || typeof parsed.pyodide !== "string" || typeof parsed.wheel !== "string") {
+  const urls = ["pyodide", "wheel", "stdlib", "lock"];
+  if (!parsed || urls.some((name) => typeof parsed[name] !== "string")) {
     throw new Error("no boot settings in the worker's URL fragment");
   }
   return parsed;

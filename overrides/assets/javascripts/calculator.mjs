@@ -2,7 +2,7 @@
 //
 // Knows nothing about any calculator. It reads the DOM contract that the
 // build renders (in the head: meta[name=calc:inputs|calc:worker|calc:pyodide|
-// calc:wheel]; in the body: form.calc[data-calc][data-mode][data-default-mode]
+// calc:wheel|calc:stdlib|calc:lock]; in the body: form.calc[data-calc][data-mode][data-default-mode]
 // [data-state][data-locale][data-messages][data-notation][data-units],
 // input[name], output[data-output][data-style], [data-error-for],
 // [data-note-for], [data-input-unit], [data-output-unit], [data-status],
@@ -633,10 +633,15 @@ const engine = {
     if (this.state !== "idle") return;
     this.state = "loading";
     const worker = metaURL("calc:worker");
-    const pyodide = metaURL("calc:pyodide");
-    const wheel = metaURL("calc:wheel");
+    // The engine's files, each named once by the build (calcsite/engine.py).
+    const files = {
+      pyodide: metaURL("calc:pyodide"),
+      wheel: metaURL("calc:wheel"),
+      stdlib: metaURL("calc:stdlib"),
+      lock: metaURL("calc:lock"),
+    };
     const capable = typeof Worker === "function" && typeof WebAssembly === "object";
-    if (!worker || !pyodide || !wheel || !capable) {
+    if (!worker || Object.values(files).some((url) => !url) || !capable) {
       this.fail();
       return;
     }
@@ -652,7 +657,7 @@ const engine = {
     // and right now it is busy with the theme's start-up (traced: Pyodide was
     // requested 200 ms after the worker's script had arrived). A fragment is
     // read as soon as the worker runs and is no part of the HTTP cache key.
-    const settings = encodeURIComponent(JSON.stringify({ pyodide, wheel, locales }));
+    const settings = encodeURIComponent(JSON.stringify({ ...files, locales }));
     try {
       this.worker = new Worker(`${worker}#${settings}`, { type: "module" });
     } catch {

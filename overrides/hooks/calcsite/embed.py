@@ -13,7 +13,7 @@ Material's JavaScript. What it keeps from a full page:
 - Material's compiled stylesheets (found by name in the built site: their file
   names carry a hash), the site's own (``extra_css``), ``<html lang>`` and the
   text direction;
-- the head's engine metas (``calc:inputs|worker|pyodide|wheel``), with URLs
+- the head's engine metas (``calc:inputs|worker|pyodide|wheel|stdlib|lock``), with URLs
   relative to the embed page, so it works under any sub-path;
 - the Content-Security-Policy of :mod:`calcsite.csp`, computed from the page
   as written: the page has no inline script at all.
@@ -111,6 +111,8 @@ class Engine:
     worker: str
     pyodide: str
     wheel: str
+    stdlib: str
+    lock: str
     fetched: tuple[str, ...]
     """Every file the worker fetches, for the page to prefetch."""
 
@@ -123,6 +125,8 @@ class Engine:
                 worker=str(settings["worker"]),
                 pyodide=str(settings["pyodide"]),
                 wheel=str(settings["wheel"]),
+                stdlib=str(settings["stdlib"]),
+                lock=str(settings["lock"]),
                 fetched=tuple(str(url) for url in settings.get("fetched", ())),
             )
         except KeyError as error:
@@ -291,6 +295,8 @@ def _render(env: Environment, slug: str, site: _Site) -> str:
         worker=url(site.engine.worker),
         pyodide=url(site.engine.pyodide),
         wheel=url(site.engine.wheel),
+        stdlib=url(site.engine.stdlib),
+        lock=url(site.engine.lock),
         prefetch=[url(path) for path in (site.engine.worker, *site.engine.fetched)],
         scheme_script=url(SCRIPT),
         light=str(site.light),

@@ -5,8 +5,9 @@ yields a complete site, from the pinned npm copy of Pyodide and nothing
 downloaded. The page's worker boots Pyodide's runtime (``pyodide.mjs``, its
 JavaScript and its WebAssembly: the npm package's, self-hosted or from a CDN)
 with the site's own files instead of two of the package's, which sit next to
-the core's wheel in one folder whose name is a hash of the three (the worker
-finds them there, through loadPyodide's ``stdLibURL`` and ``lockFileURL``):
+the core's wheel in one folder whose name is a hash of the three (the page's
+head names each of them, ``calc:wheel``, ``calc:stdlib`` and ``calc:lock``, and
+the worker passes them to loadPyodide's ``stdLibURL`` and ``lockFileURL``):
 
 - ``python_stdlib.zip``: the standard library files the engine imports (listed
   in :mod:`calcsite.stdlib_files`, recorded by running the core's cases in
@@ -84,6 +85,16 @@ class Engine:
     """Folder of the self-hosted runtime, relative to the site root."""
     pyodide_url: str
     """``pyodide.mjs`` to import: relative (self-hosted) or absolute (a CDN copy)."""
+
+    @property
+    def stdlib_path(self) -> str:
+        """The site's standard library, relative to the site root."""
+        return f"{self.engine_dir}/{STDLIB}"
+
+    @property
+    def lock_path(self) -> str:
+        """The site's package index, relative to the site root."""
+        return f"{self.engine_dir}/{LOCK}"
 
     @property
     def fetched(self) -> tuple[str, ...]:
