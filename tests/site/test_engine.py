@@ -16,6 +16,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import types
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -211,17 +212,52 @@ def test_bytecode_drops_docstrings_and_nothing_else() -> None:
     assert run.__doc__ is None
     assert run() == f"{os.sep!r:>3}"
     assert run.__code__.co_filename == "/lib/here/module.py"
-    kept = load(slim.bytecode(MODULE, "module.py", "m.py", keep_docstrings=True))
+    kept = load(slim.bytecode(MODULE, "module.py", "m.py", keep_whole=True))
     assert kept["__doc__"] == "A module."
     assert kept["Thing"].__doc__ == "A class."
 
 
-def test_bytecode_keeps_line_numbers() -> None:
-    source = 'def f():\n    """Doc."""\n\n    raise ValueError("line 4")\n'
-    module = load(slim.bytecode(source, "m", "m.py"))
-    with pytest.raises(ValueError, match="line 4") as raised:
-        module["f"]()
-    assert raised.traceback[-1].lineno + 1 == 4  # pytest counts lines from 0
+NESTED = '''
+def outer(x):
+    """Doc."""
+
+    def inner(y):
+        if y:
+            raise ValueError(f"line 7, {y}")
+        return [z * 2 for z in range(y, 3)]
+
+    return inner(x)
+'''
+
+
+def _code_objects(code: types.CodeType) -> list[types.CodeType]:
+    inner = [c for c in code.co_consts if isinstance(c, types.CodeType)]
+    return [code, *(found for c in inner for found in _code_objects(c))]
+
+
+def test_bytecode_locates_each_function_at_its_first_line_and_runs_the_same() -> None:
+    slimmed = load(slim.bytecode(NESTED, "m", "m.py"))
+    whole = load(slim.bytecode(NESTED, "m", "m.py", keep_whole=True))
+    assert slimmed["outer"](0) == whole["outer"](0) == [0, 2, 4]
+    with pytest.raises(ValueError, match="line 7, 1") as raised:
+        slimmed["outer"](1)
+    # The frames of outer and inner, at their def lines (pytest counts lines from 0).
+    assert [entry.lineno + 1 for entry in raised.traceback[-2:]] == [2, 5]
+    with pytest.raises(ValueError, match="line 7, 1") as raised:
+        whole["outer"](1)
+    assert raised.traceback[-1].lineno + 1 == 7
+
+
+def test_function_lines_cover_every_instruction_with_one_line() -> None:
+    compiled = compile(NESTED + "\n" * 500 + "late = 1\n", "m.py", "exec")
+    for code in _code_objects(slim.function_lines(compiled)):
+        lines = {line for _start, _end, line in code.co_lines()}
+        assert lines == {code.co_firstlineno}, code.co_name
+        covered = sum(end - start for start, end, _line in code.co_lines())
+        assert covered == len(code.co_code)
+        assert code.co_code == next(
+            c.co_code for c in _code_objects(compiled) if c.co_name == code.co_name
+        )
 
 
 def test_bytecode_of_what_this_python_cannot_read_is_refused() -> None:
@@ -237,7 +273,7 @@ def _zip(files: dict[str, str]) -> bytes:
     return out.getvalue()
 
 
-def test_slim_compiles_keeps_pyodides_docstrings_and_refuses_missing_files() -> None:
+def test_slim_compiles_keeps_pyodide_whole_and_refuses_missing_files() -> None:
     source = _zip({"a.py": MODULE, "pkg/sub/b.py": "x = 1\n", "pyodide/c.py": MODULE})
     files = ["pyodide/c.py", "pkg/sub/b.py", "a.py"]
     archive = slim.slim(source, files, "/lib/std.zip")

@@ -1,4 +1,4 @@
-"""The standard library a page ships: the files its engine imports, compiled, without docstrings.
+"""The standard library a page ships: the files its engine imports, compiled, slimmed.
 
 This module runs inside Pyodide, under Node, at site-build time (see
 :func:`calcsite.engine.stdlib_archive`): only Pyodide's own Python 3.14 can
@@ -7,14 +7,20 @@ standard library only, and imports under the build's Python too, for its tests
 (which then compile for that Python).
 
 Each file is parsed, its docstrings removed (as ``python -OO`` removes them,
-which the standard library supports; Pyodide's own packages keep theirs) and
-compiled; the archive holds the bytecode (``.pyc``) alone, which Python's zip
-importer loads as it is. Compiling the 128 modules from source was most of
-Python's start-up in the browser: measured in chromium on the benchmark's
-machine, 3 to 6 s of a cold boot against 1 to 2 s from bytecode. Compiled
-without column positions (``PYTHONNODEBUGRANGES``, which Node's Pyodide is
-started with: tracebacks keep their line numbers), the archive is 0.86 MB
-instead of 1.14 MB; the sources, minified, would be 0.39 MB.
+which the standard library supports) and compiled; the archive holds the
+bytecode (``.pyc``) alone, which Python's zip importer loads as it is.
+Compiling the 128 modules from source was most of Python's start-up in the
+browser: measured in chromium on the benchmark's machine, 3 to 6 s of a cold
+boot against 1 to 2 s from bytecode.
+
+Bytecode carries a location table, an entry for every few instructions, which
+made 0.36 of the 2.5 MB of bytecode. Each function of the standard library
+keeps one line, its first (:func:`function_lines`): a traceback through it
+still names the module, the function and where the function starts, while
+the core's own modules, from the wheel's sources, keep every line and column.
+The archive is 0.76 MB (0.86 MB with each line, 1.14 MB with columns too); the
+sources, minified, would be 0.39 MB but cost the compile. Pyodide's own
+packages keep their docstrings and every line, as they ship.
 """
 
 from __future__ import annotations
@@ -23,12 +29,13 @@ import ast
 import importlib.util
 import io
 import marshal
+import types
 import zipfile
 
-__all__ = ["KEEP_DOCSTRINGS", "SlimError", "bytecode", "slim", "without_docstrings"]
+__all__ = ["KEEP_WHOLE", "SlimError", "bytecode", "function_lines", "slim", "without_docstrings"]
 
-KEEP_DOCSTRINGS = ("_pyodide/", "pyodide/")
-"""Archive folders whose files keep their docstrings: Pyodide's own packages."""
+KEEP_WHOLE = ("_pyodide/", "pyodide/")
+"""Archive folders whose files keep their docstrings and every line: Pyodide's own packages."""
 
 _DATE = (1980, 1, 1, 0, 0, 0)
 """Every entry's timestamp: the same files always give the same archive."""
@@ -57,11 +64,38 @@ def without_docstrings(tree: ast.Module) -> ast.Module:
     return tree
 
 
-def bytecode(source: str | bytes, name: str, origin: str, keep_docstrings: bool = False) -> bytes:
+_NO_COLUMNS = 13
+"""A location entry's code for "a line, no column" (CPython's ``InternalDocs/locations.md``)."""
+_SPAN = 8
+"""Code units one location entry covers at most."""
+
+
+def function_lines(code: types.CodeType) -> types.CodeType:
+    """``code`` with every instruction located on the first line of its function, recursively.
+
+    The location table (Python 3.11 and later) then holds one two-byte entry
+    per eight code units, all alike, which compress to almost nothing: the
+    entry's first byte, then a line delta of 0 from ``co_firstlineno``.
+    Instructions, constants and names are unchanged, and so is what the code does.
+    """
+    units = len(code.co_code) // 2
+    entry = [(0x80 | _NO_COLUMNS << 3 | (_SPAN - 1)), 0]
+    table = bytes(entry * (units // _SPAN))
+    if rest := units % _SPAN:
+        table += bytes([0x80 | _NO_COLUMNS << 3 | (rest - 1), 0])
+    consts = tuple(
+        function_lines(const) if isinstance(const, types.CodeType) else const
+        for const in code.co_consts
+    )
+    return code.replace(co_consts=consts, co_linetable=table)
+
+
+def bytecode(source: str | bytes, name: str, origin: str, keep_whole: bool = False) -> bytes:
     """The ``.pyc`` file of one module, for the Python that runs this function.
 
     ``origin`` is the module's path as the importer will report it (its
-    ``co_filename``, in tracebacks).
+    ``co_filename``, in tracebacks). Without ``keep_whole``, the module loses
+    its docstrings and keeps one line per function.
 
     Raises:
         SlimError: If this Python cannot parse ``source``.
@@ -70,9 +104,11 @@ def bytecode(source: str | bytes, name: str, origin: str, keep_docstrings: bool 
         tree = ast.parse(source, name)
     except SyntaxError as error:
         raise SlimError(f"{name}: {error}") from error
-    if not keep_docstrings:
+    if not keep_whole:
         without_docstrings(tree)
     code = compile(tree, origin, "exec", dont_inherit=True)
+    if not keep_whole:
+        code = function_lines(code)
     return importlib.util.MAGIC_NUMBER + _HEADER + marshal.dumps(code)
 
 
@@ -107,8 +143,8 @@ def slim(archive: bytes, files: list[str], origin: str) -> bytes:
         for name in sorted(set(files)):
             data, entry = source.read(name), name
             if name.endswith(".py"):
-                keep = name.startswith(KEEP_DOCSTRINGS)
-                data = bytecode(data, name, f"{origin}/{name}", keep_docstrings=keep)
+                keep = name.startswith(KEEP_WHOLE)
+                data = bytecode(data, name, f"{origin}/{name}", keep_whole=keep)
                 entry = name + "c"
             info = zipfile.ZipInfo(entry, _DATE)
             info.compress_type = zipfile.ZIP_DEFLATED
