@@ -200,6 +200,36 @@ def test_the_theme_bundle_starts_after_domcontentloaded_and_mounts_once(
     assert [h for h in hrefs if not h.startswith(home) or h.startswith(tuple(foreign))] == []
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_search_index_is_fetched_when_the_reader_first_searches(
+    page: Page, server: Server, language: str
+) -> None:
+    """Not as the page loads: a reader who never searches never downloads it."""
+    requested: list[str] = []
+
+    def note(request: Any) -> None:
+        requested.append(urlsplit(request.url).path)
+
+    page.on("request", note)
+    page.goto(server.url(page_path(language, "pipeline-bubble/")))
+    page.wait_for_function("() => window.document$ !== undefined")  # the theme's bundle ran
+    page.wait_for_load_state("networkidle")
+    index = urlsplit(server.url(page_path(language, ""))).path + "search/search_index.json"
+    assert index not in requested
+    page.locator("input.md-search__input").click()
+    page.keyboard.type("pipeline")
+    page.locator(".md-search-result__item > a").first.wait_for()
+    assert requested.count(index) == 1
+
+
+def test_a_search_result_still_marks_the_words_searched_on_its_page(
+    page: Page, server: Server
+) -> None:
+    """Material's search.highlight, for a page opened from a search result (?h=)."""
+    page.goto(server.url(page_path("en", "pipeline-bubble/")) + "?h=bubble")
+    page.locator("article mark[data-md-highlight]").first.wait_for()
+
+
 # --------------------------------------------------------------- live
 
 OBSERVE = """() => {

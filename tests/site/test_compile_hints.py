@@ -15,6 +15,7 @@ from calcsite.compile_hints import (
     hint_eager_compile,
     theme_bundle,
 )
+from calcsite.search import EAGER, ON_FIRST_SEARCH
 
 from .conftest import ROOT
 
@@ -130,9 +131,11 @@ def test_the_theme_bundle_must_be_exactly_one_file(tmp_path: Path, names: list[s
 
 
 def test_the_built_site_serves_materials_bundle_with_the_comment_first(site: Path) -> None:
+    """Material's bundle, the comment first, search set up on first use (calcsite.search)."""
     bundle = theme_bundle(site)
-    original = (THEME_SCRIPTS / bundle.name).read_bytes()
-    assert bundle.read_bytes() == MAGIC_COMMENT.encode() + original
+    original = (THEME_SCRIPTS / bundle.name).read_text(encoding="utf-8")
+    expected = MAGIC_COMMENT + original.replace(EAGER, ON_FIRST_SEARCH)
+    assert bundle.read_text(encoding="utf-8") == expected
 
 
 def test_the_built_sites_source_map_points_at_the_same_code_one_line_down(

@@ -7,8 +7,18 @@ import re
 from pathlib import Path
 
 import pytest
+from calcsite.compile_hints import theme_bundle
 from calcsite.messages import LANGUAGES, tree
-from calcsite.search import INDEX, language_roots, split_index, write_split_index
+from calcsite.search import (
+    EAGER,
+    INDEX,
+    ON_FIRST_SEARCH,
+    SearchError,
+    index_on_first_search,
+    language_roots,
+    split_index,
+    write_split_index,
+)
 
 from calculator import CALCULATORS
 
@@ -85,3 +95,24 @@ def test_what_readers_call_their_hardware_is_found(site: Path, language: str) ->
     """The prose says accelerator or device; readers search for GPU (and TPU)."""
     assert {f"{slug}/" for slug in CALCULATORS} <= _pages_with(site, language, "GPU")
     assert "" in _pages_with(site, language, "TPU"), "the home page's glossary names TPUs"
+
+
+def test_the_bundle_waits_for_the_first_search_once_and_refuses_another_theme(
+    tmp_path: Path,
+) -> None:
+    bundle = tmp_path / "bundle.min.js"
+    bundle.write_text(f"a({EAGER},b);", encoding="utf-8")
+    assert index_on_first_search(bundle)
+    assert bundle.read_text(encoding="utf-8") == f"a({ON_FIRST_SEARCH},b);"
+    assert not index_on_first_search(bundle)
+    assert len(ON_FIRST_SEARCH) == len(EAGER)  # the source map's columns hold
+    for text in ("a(b);", f"{EAGER};{EAGER}"):
+        bundle.write_text(text, encoding="utf-8")
+        with pytest.raises(SearchError, match="expected"):
+            index_on_first_search(bundle)
+
+
+def test_the_built_bundle_fetches_the_index_on_the_first_search(site: Path) -> None:
+    text = theme_bundle(site).read_text(encoding="utf-8")
+    assert EAGER not in text
+    assert text.count(ON_FIRST_SEARCH) == 1

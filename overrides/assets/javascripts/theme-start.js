@@ -13,13 +13,25 @@
 // This script is deferred (overrides/main.html), so it always runs before
 // DOMContentLoaded, and the bundle, inserted from that event, always after it:
 // Material's own listener never fires, and the components mount exactly once.
+//
+// The search index is fetched when the reader first opens search
+// (calcsite/search.py). Material's search.highlight, which marks a search's
+// words on the page a result opened (its address carries them, ?h=), asks
+// for the index as every page starts: it is kept for those pages only.
 "use strict";
 
 (() => {
   const { bundle } = document.currentScript.dataset;
+  const fromSearch = new URLSearchParams(location.search).has("h");
   document.addEventListener(
     "DOMContentLoaded",
     () => {
+      if (!fromSearch) {
+        const config = document.getElementById("__config");
+        const settings = JSON.parse(config.textContent);
+        settings.features = settings.features.filter((name) => name !== "search.highlight");
+        config.textContent = JSON.stringify(settings);
+      }
       const script = document.createElement("script");
       script.src = bundle;
       // The load event follows evaluation in the same task; a timeout ends it.

@@ -64,6 +64,15 @@ TOUCH_POINTS: tuple[TouchPoint, ...] = (
     ),
     TouchPoint(
         path="overrides/assets/javascripts/theme-start.js",
+        marker='getElementById("__config")',
+        why=(
+            "Takes search.highlight out of the features in Material's #__config JSON "
+            "unless the address carries a search (?h=): the feature subscribes to the "
+            "search index as the page starts, which would fetch it on every page."
+        ),
+    ),
+    TouchPoint(
+        path="overrides/assets/javascripts/theme-start.js",
         marker=".md-code__nav",
         why=(
             "The unnamed nav Material wraps around each code block's copy button is "
@@ -97,6 +106,14 @@ TOUCH_POINTS: tuple[TouchPoint, ...] = (
         path="overrides/hooks/calcsite/search.py",
         marker="search_index.json",
         why="Splits Material's search index into one per language, in its format.",
+    ),
+    TouchPoint(
+        path="overrides/hooks/calcsite/search.py",
+        marker="EAGER = 'location.protocol!==\"file:\"'",
+        why=(
+            "Rewrites the search worker's setup in Material's bundle so that the index "
+            "is fetched on the first opening of search, as Material does for file: pages."
+        ),
     ),
     TouchPoint(
         path="overrides/partials/search.html",
