@@ -11,7 +11,7 @@ the worker passes them to loadPyodide's ``stdLibURL`` and ``lockFileURL``):
 
 - ``python_stdlib.zip``: the standard library files the engine imports (listed
   in :mod:`calcsite.stdlib_files`, recorded by running the core's cases in
-  Pyodide), compiled by Pyodide's Python (:mod:`calcsite.slim`): 0.76 MB
+  Pyodide), compiled by Pyodide's Python (:mod:`calcsite.slim`): 0.73 MB
   instead of 2.5 MB, and no Python source to compile as Python starts;
 - ``pyodide-lock.json``: a package index with no package, since the page installs
   none: the npm package's ``info`` (which Pyodide checks) and nothing else.
@@ -257,9 +257,8 @@ const pyodide = await loadPyodide({
   indexURL: `${packageDir}/`,
   stdout: say,
   stderr: say,
-  // Bytecode without column positions (tracebacks keep their lines), and the same
-  // bytes from one build to the next (marshal writes sets in hash order).
-  env: {PYTHONNODEBUGRANGES: "1", PYTHONHASHSEED: "0"},
+  // The same bytes from one build to the next (marshal writes sets in hash order).
+  env: {PYTHONHASHSEED: "0"},
 });
 pyodide.FS.writeFile("/tmp/calcsite_slim.py", source);
 pyodide.globals.set("files", pyodide.toPy(files));

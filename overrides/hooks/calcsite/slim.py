@@ -18,9 +18,11 @@ made 0.36 of the 2.5 MB of bytecode. Each function of the standard library
 keeps one line, its first (:func:`function_lines`): a traceback through it
 still names the module, the function and where the function starts, while
 the core's own modules, from the wheel's sources, keep every line and column.
-The archive is 0.76 MB (0.86 MB with each line, 1.14 MB with columns too); the
-sources, minified, would be 0.39 MB but cost the compile. Pyodide's own
-packages keep their docstrings and every line, as they ship.
+Pyodide's own packages (``pyodide``, ``_pyodide``) are treated alike: their
+docstrings serve ``help()``, which a page never calls (Pyodide copes with a
+missing one where it reads them, in ``_pyodide.docstring``). The archive is
+0.73 MB (0.86 MB with each line and docstring, 1.14 MB with columns too); the
+sources, minified, would be 0.39 MB but cost the compile.
 """
 
 from __future__ import annotations
@@ -32,10 +34,7 @@ import marshal
 import types
 import zipfile
 
-__all__ = ["KEEP_WHOLE", "SlimError", "bytecode", "function_lines", "slim", "without_docstrings"]
-
-KEEP_WHOLE = ("_pyodide/", "pyodide/")
-"""Archive folders whose files keep their docstrings and every line: Pyodide's own packages."""
+__all__ = ["SlimError", "bytecode", "function_lines", "slim", "without_docstrings"]
 
 _DATE = (1980, 1, 1, 0, 0, 0)
 """Every entry's timestamp: the same files always give the same archive."""
@@ -90,12 +89,11 @@ def function_lines(code: types.CodeType) -> types.CodeType:
     return code.replace(co_consts=consts, co_linetable=table)
 
 
-def bytecode(source: str | bytes, name: str, origin: str, keep_whole: bool = False) -> bytes:
-    """The ``.pyc`` file of one module, for the Python that runs this function.
+def bytecode(source: str | bytes, name: str, origin: str) -> bytes:
+    """The ``.pyc`` file of one module, without docstrings, one line per function.
 
-    ``origin`` is the module's path as the importer will report it (its
-    ``co_filename``, in tracebacks). Without ``keep_whole``, the module loses
-    its docstrings and keeps one line per function.
+    For the Python that runs this function. ``origin`` is the module's path as
+    the importer will report it (its ``co_filename``, in tracebacks).
 
     Raises:
         SlimError: If this Python cannot parse ``source``.
@@ -104,12 +102,8 @@ def bytecode(source: str | bytes, name: str, origin: str, keep_whole: bool = Fal
         tree = ast.parse(source, name)
     except SyntaxError as error:
         raise SlimError(f"{name}: {error}") from error
-    if not keep_whole:
-        without_docstrings(tree)
-    code = compile(tree, origin, "exec", dont_inherit=True)
-    if not keep_whole:
-        code = function_lines(code)
-    return importlib.util.MAGIC_NUMBER + _HEADER + marshal.dumps(code)
+    code = compile(without_docstrings(tree), origin, "exec", dont_inherit=True)
+    return importlib.util.MAGIC_NUMBER + _HEADER + marshal.dumps(function_lines(code))
 
 
 def _folders(files: list[str]) -> list[str]:
@@ -143,8 +137,7 @@ def slim(archive: bytes, files: list[str], origin: str) -> bytes:
         for name in sorted(set(files)):
             data, entry = source.read(name), name
             if name.endswith(".py"):
-                keep = name.startswith(KEEP_WHOLE)
-                data = bytecode(data, name, f"{origin}/{name}", keep_whole=keep)
+                data = bytecode(data, name, f"{origin}/{name}")
                 entry = name + "c"
             info = zipfile.ZipInfo(entry, _DATE)
             info.compress_type = zipfile.ZIP_DEFLATED
