@@ -14,7 +14,7 @@ browser: measured in chromium on the benchmark's machine, 3 to 6 s of a cold
 boot against 1 to 2 s from bytecode.
 
 Bytecode carries a location table, an entry for every few instructions, which
-made 0.36 of the 2.5 MB of bytecode. Each function of the standard library
+made 0.36 MB of the 2.5 MB of bytecode. Each function of the standard library
 keeps one line, its first (:func:`function_lines`): a traceback through it
 still names the module, the function and where the function starts, while
 the core's own modules, from the wheel's sources, keep every line and column.
