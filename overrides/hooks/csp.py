@@ -9,8 +9,11 @@ gets), and nothing may change a page's scripts after it.
 
 Before that, in each page's content, it puts what a keyboard must reach but
 cannot by default in the tab order (:mod:`calcsite.keyboard`): glossary
-abbreviations, whose definition Material's tooltip shows on focus, and the
-boxes that scroll sideways on a narrow screen.
+abbreviations, whose definition Material's tooltip shows on focus (each term
+at its first use in each section), and the boxes that scroll sideways on a
+narrow screen; and it puts each Markdown table in a box of its own
+(:mod:`calcsite.tables`), where Material's script moves it without restyling
+the whole article.
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ from __future__ import annotations
 from typing import Any
 
 from calcsite.csp import CspError, with_policy
-from calcsite.keyboard import focusable
+from calcsite.keyboard import first_uses, focusable
+from calcsite.tables import held
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
@@ -26,7 +30,7 @@ from mkdocs.structure.pages import Page
 
 
 def on_page_content(html: str, **_: Any) -> str:
-    return focusable(html)
+    return focusable(held(first_uses(html)))
 
 
 def _secured(output: str, where: str) -> str:

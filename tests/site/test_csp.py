@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 from calcsite.csp import CspError, engine_source, inline_scripts, policy, script_hash, with_policy
 from calcsite.engine import pyodide_version
-from calcsite.keyboard import focusable
+from calcsite.keyboard import first_uses, focusable
+from calcsite.tables import HOLDER, held
 
 from .conftest import ROOT, build_site
 
@@ -342,6 +343,24 @@ def test_abbreviations_and_scrolling_boxes_are_focusable_once() -> None:
         '<table class="other"></table><abbr tabindex="-1" title="kept">x</abbr>'
     )
     assert focusable(focusable(html)) == focusable(html)
+
+
+def test_a_term_is_marked_at_its_first_use_in_each_section() -> None:
+    gpu = '<abbr title="Graphics processing unit">GPU</abbr>'
+    nccl = '<abbr tabindex="0" title="NVIDIA Collective Communications Library">NCCL</abbr>'
+    html = f"<p>{gpu}, {nccl} and {gpu}</p><h2 id=a>A</h2><p>{gpu} {gpu}</p><h2>B</h2>{nccl}"
+    assert first_uses(html) == (
+        f"<p>{gpu}, {nccl} and GPU</p><h2 id=a>A</h2><p>{gpu} GPU</p><h2>B</h2>{nccl}"
+    )
+    assert first_uses(first_uses(html)) == first_uses(html)
+
+
+def test_each_markdown_table_is_in_a_box_of_its_own() -> None:
+    html = '<p>x</p><table tabindex="0">\n<tr><td>1</td></tr></table><table class="c"></table>'
+    assert held(html) == (
+        f'<p>x</p><div class="{HOLDER}"><table tabindex="0">\n<tr><td>1</td></tr></table></div>'
+        '<table class="c"></table>'
+    )
 
 
 def test_every_abbreviation_and_table_of_the_site_is_focusable(site: Path) -> None:

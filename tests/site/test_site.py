@@ -288,19 +288,23 @@ def test_every_page_starts_the_theme_bundle_from_one_deferred_script(site: Path)
             assert resolved == f"{SITE_PATH}{file.relative_to(site).as_posix()}", (path, attribute)
 
 
-def test_our_only_inline_script_is_the_shared_link_prefetch(site: Path) -> None:
-    """Inline scripts are Material's boot code and one of ours: the prefetch of a shared link.
+def test_our_only_inline_scripts_are_the_shared_link_prefetch_and_the_scripted_mark(
+    site: Path,
+) -> None:
+    """Inline scripts are Material's boot code and two of ours.
 
-    That one must run while the head is parsed, before any file could; the
-    Content-Security-Policy allows each inline script by its hash
-    (tests/site/test_csp.py checks the hashes).
+    The prefetch of a shared link, and the html element's marks of a scripted
+    page (main.html says why). Both must run while the head is parsed, before
+    any file could; the Content-Security-Policy allows each inline script by
+    its hash (tests/site/test_csp.py checks the hashes).
     """
     for path in all_pages(site):
         for script in Document(path.read_text(encoding="utf-8")).find_all("script"):
             if "src" in script.attrs or script.attrs.get("type") == "application/json":
                 continue
             material = "__md_" in script.text or "__tabbed_" in script.text
-            assert material or "calc-prefetch" in script.text, path
+            ours = "calc-prefetch" in script.text or "js-focus-visible" in script.text
+            assert material or ours, path
 
 
 def test_form_messages_are_json_in_the_page_language(site: Path) -> None:

@@ -1,14 +1,22 @@
 // Starts Material's bundle after DOMContentLoaded, and mounts its components in
-// a task of their own.
+// a task of their own, after the page has been rendered once more.
 //
 // Loaded as Material ships it, the bundle evaluates and then, on
 // DOMContentLoaded, mounts every component of the page, all in one main-thread
 // task: the longest of a page load (about 140 ms in Lighthouse's mobile
 // simulation, most of its Total Blocking Time). From here it evaluates in one
-// task once the document is parsed, and its components mount in the next,
-// through `document$`: the observable that Material exports for custom scripts,
-// emits once on DOMContentLoaded (and, with instant navigation, on each new
-// page) and replays to late subscribers.
+// task once the document is parsed, and its components mount later, through
+// `document$`: the observable that Material exports for custom scripts, emits
+// once on DOMContentLoaded (and, with instant navigation, on each new page) and
+// replays to late subscribers.
+//
+// Not in the task right after evaluation: the palette, which starts with the
+// bundle, ends its start-up with a timer that removes the attribute under which
+// it switches colours without transitions (data-md-color-switching, on the
+// body). That restyles every element of the page, and the header's first
+// measurement in the mount forced it, in the mount's task (40-50 ms of a
+// 170 ms task in Lighthouse's mobile simulation). After a frame the browser
+// has done it in its own rendering step, and the mount is that much shorter.
 //
 // This script is deferred (overrides/main.html), so it always runs before
 // DOMContentLoaded, and the bundle, inserted from that event, always after it:
@@ -23,6 +31,29 @@
 (() => {
   const { bundle } = document.currentScript.dataset;
   const fromSearch = new URLSearchParams(location.search).has("h");
+  // The next frame, then a task: after the browser's next rendering step. A
+  // hidden page renders no frame; the timeout mounts it anyway.
+  const afterNextFrame = (callback) => {
+    let done = false;
+    const once = () => {
+      if (!done) {
+        done = true;
+        callback();
+      }
+    };
+    requestAnimationFrame(() => setTimeout(once));
+    setTimeout(once, 200);
+  };
+  const mount = () => {
+    window.document$.next(document);
+    // Mounting is synchronous: each code block's copy button is now in a
+    // <nav> of Material's with no name, one alike landmark per block
+    // (axe's landmark-unique). A button is no navigation: the landmark
+    // goes, the button stays.
+    for (const nav of document.querySelectorAll(".md-code__nav")) {
+      nav.setAttribute("role", "none");
+    }
+  };
   document.addEventListener(
     "DOMContentLoaded",
     () => {
@@ -34,19 +65,8 @@
       }
       const script = document.createElement("script");
       script.src = bundle;
-      // The load event follows evaluation in the same task; a timeout ends it.
-      script.addEventListener("load", () =>
-        setTimeout(() => {
-          window.document$.next(document);
-          // Mounting is synchronous: each code block's copy button is now in a
-          // <nav> of Material's with no name, one alike landmark per block
-          // (axe's landmark-unique). A button is no navigation: the landmark
-          // goes, the button stays.
-          for (const nav of document.querySelectorAll(".md-code__nav")) {
-            nav.setAttribute("role", "none");
-          }
-        }),
-      );
+      // The load event follows evaluation in the same task.
+      script.addEventListener("load", () => afterNextFrame(mount));
       document.body.append(script);
     },
     { once: true },

@@ -134,6 +134,44 @@ TOUCH_POINTS: tuple[TouchPoint, ...] = (
         ),
     ),
     TouchPoint(
+        path="overrides/partials/javascripts/palette.html",
+        marker='setAttribute("data-md-color-switching","")',
+        why=(
+            "The attribute under which Material's palette switches colours without "
+            "transitions, set before the content is parsed, so that the bundle's own "
+            "setting of it at start-up restyles nothing; check its name and that the "
+            "bundle still removes it once the palette is applied."
+        ),
+    ),
+    TouchPoint(
+        path="overrides/main.html",
+        marker='className = "js js-focus-visible"',
+        why=(
+            "The html element's classes and attribute that Material's bundle sets as it "
+            "starts (no-js to js; js-focus-visible and data-js-focus-visible from its "
+            "focus-visible polyfill), set in the head so that the bundle's own setting "
+            "restyles nothing; check the bundle sets no other."
+        ),
+    ),
+    TouchPoint(
+        path="overrides/assets/javascripts/theme-start.js",
+        marker="afterNextFrame(mount)",
+        why=(
+            "Mounts after the next frame: the palette's timer that removes "
+            "data-md-color-switching runs first, and its restyle is rendered before the "
+            "mount rather than forced inside it."
+        ),
+    ),
+    TouchPoint(
+        path="overrides/hooks/calcsite/tables.py",
+        marker="div.md-typeset__scrollwrap",
+        why=(
+            "Material's script wraps each table without a class in its scrolling box as "
+            "it mounts; each such table gets a plain div of its own first, so that the "
+            "move restyles that div only. Check the selector (table:not([class]))."
+        ),
+    ),
+    TouchPoint(
         path="overrides/404.html",
         marker='{% extends "main.html" %}',
         why="Material's 404 page, replaced by one that links to each language's home.",
