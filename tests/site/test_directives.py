@@ -6,6 +6,7 @@ import re
 
 import pytest
 from calcsite.directives import DirectiveError, Page, expand, form_inputs
+from calcsite.mathml import mathml
 from jinja2 import Environment, FileSystemLoader
 
 from calculator import CALCULATORS
@@ -48,6 +49,16 @@ def test_math_becomes_mathml() -> None:
     assert '<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline">' in html
     assert 'display="block"' in html
     assert "\\cdot" not in html
+
+
+def test_formulas_have_no_row_that_changes_nothing() -> None:
+    math = '<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline">'
+    assert mathml("d") == f"{math}<mi>d</mi></math>"
+    assert mathml("\\frac{A}{d v}") == (
+        f"{math}<mfrac><mi>A</mi><mrow><mi>d</mi><mi>v</mi></mrow></mfrac></math>"
+    )
+    # An operator keeps its row: its form depends on its place in it.
+    assert mathml("x_{-}") == f"{math}<msub><mi>x</mi><mrow><mo>&#x02212;</mo></mrow></msub></math>"
 
 
 def test_reference_table_lists_every_input_with_bounds_and_default() -> None:
