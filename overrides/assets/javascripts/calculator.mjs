@@ -152,16 +152,18 @@ class Chart {
     this.body = body;
     this.status = element.querySelector("[data-chart-status]");
     this.labels = element.dataset.labels || null;
-    // The pre-rendered example, to restore if the engine fails.
-    this.example = [...body.childNodes].map((node) => node.cloneNode(true));
+    // The pre-rendered example, to restore if the engine fails: its own nodes,
+    // kept when a drawing of the engine first replaces them. Until then the
+    // example is on screen, and nothing is copied as the page starts.
+    this.example = null;
   }
 
-  // The table of numbers stays open if the reader opened it.
+  // The table of numbers stays open if the reader opened it, closed if not.
   keepOpen(replace) {
     const open = Boolean(this.body.querySelector("details[open]"));
     replace();
     const details = this.body.querySelector("details");
-    if (open && details) details.open = true;
+    if (details) details.open = open;
     this.body.hidden = false;
     if (this.status) {
       this.status.hidden = true;
@@ -170,11 +172,18 @@ class Chart {
   }
 
   show(html) {
-    this.keepOpen(() => this.body.replaceChildren(chartFragment(html)));
+    this.keepOpen(() => {
+      this.example ??= [...this.body.childNodes];
+      this.body.replaceChildren(chartFragment(html));
+    });
   }
 
+  // Every form restores its example as the page starts: while the example
+  // was never replaced, that only shows it.
   restore() {
-    this.keepOpen(() => this.body.replaceChildren(...this.example.map((n) => n.cloneNode(true))));
+    this.keepOpen(() => {
+      if (this.example) this.body.replaceChildren(...this.example.map((n) => n.cloneNode(true)));
+    });
   }
 
   // No chart for other inputs than those on screen: a line says why instead.
