@@ -60,10 +60,8 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
             raise PluginError(str(error)) from error
         _planned_from = sources
     config.extra["calculator_engine"] = {
-        "pyodide": _plan.pyodide_url,
-        "wheel": _plan.wheel_path,
-        "stdlib": _plan.stdlib_path,
-        "lock": _plan.lock_path,
+        # Named in each page's head for its worker (calcsite.engine.HEAD_URLS).
+        "urls": _plan.head_urls,
         "script": "assets/javascripts/calculator.mjs",
         "worker": "assets/javascripts/calculator-worker.mjs",
         # What the worker fetches, for a shared link to fetch early (main.html).

@@ -10,6 +10,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
+from calcsite.engine import HEAD_URLS
 from calcsite.formatting import format_field
 from playwright.sync_api import Page, Route
 
@@ -599,14 +600,13 @@ def test_missing_engine_file_fails_fast(
 
 # --------------------------------------------------------------- the worker's contract
 
-BARE_WORKER = """async ({ fragment, request }) => {
+BARE_WORKER = """async ({ fragment, request, names }) => {
   // The worker as any page (or an embed) would start it: the settings in its
   // URL fragment, and no message until it says it is ready.
   const meta = (name) =>
     new URL(document.querySelector(`meta[name="${name}"]`).content, document.baseURI).href;
-  const names = ["pyodide", "wheel", "stdlib", "lock"];
-  const settings = Object.fromEntries(names.map((name) => [name, meta(`calc:${name}`)]));
-  settings.locales = ["fr"];
+  const settings = { locales: ["fr"] };
+  for (const name of names) settings[name] = meta(`calc:${name}`);
   const hash = fragment ? "#" + encodeURIComponent(JSON.stringify(settings)) : "";
   const worker = new Worker(meta("calc:worker") + hash, { type: "module" });
   const seen = [];
@@ -642,7 +642,7 @@ def test_the_worker_boots_from_its_url_alone(page: Page, server: Server) -> None
         "locale": "fr",
         "styles": {"bubble_overhead": "percent", "idle_share": "percent"},
     }
-    found = page.evaluate(BARE_WORKER, {"fragment": True, "request": request})
+    found = page.evaluate(BARE_WORKER, {"fragment": True, "request": request, "names": HEAD_URLS})
     assert found["seen"] == ["progress", "progress", "progress", "ready"]
     reply = found["reply"]
     assert reply["reply"]["ok"] is True
@@ -656,6 +656,6 @@ def test_a_worker_without_settings_fails_at_once(
 ) -> None:
     """No fragment: one "failed" message, not a boot that never ends."""
     bare_page(page, server)
-    found = page.evaluate(BARE_WORKER, {"fragment": False, "request": {}})
+    found = page.evaluate(BARE_WORKER, {"fragment": False, "request": {}, "names": HEAD_URLS})
     assert found["seen"] == ["failed"]
     assert "settings" in found["reply"]["error"]

@@ -26,6 +26,7 @@ from calcsite.embed import (
     relative_url,
     theme_stylesheets,
 )
+from calcsite.engine import HEAD_URLS
 from calcsite.messages import LANGUAGES, UI, translate
 from jinja2 import Environment, FileSystemLoader
 
@@ -130,14 +131,7 @@ def test_every_url_of_an_embed_page_is_relative_and_resolves(
         for meta in document.find_all("meta")
         if meta.attrs.get("name", "").startswith("calc:")
     }
-    assert set(metas) == {
-        "calc:inputs",
-        "calc:worker",
-        "calc:pyodide",
-        "calc:wheel",
-        "calc:stdlib",
-        "calc:lock",
-    }
+    assert set(metas) == {"calc:inputs", "calc:worker", *(f"calc:{name}" for name in HEAD_URLS)}
     modes = get(slug).modes
     assert metas.pop("calc:inputs").split() == sorted(
         {spec.name for mode in modes for spec in mode.inputs}

@@ -642,13 +642,13 @@ const engine = {
     if (this.state !== "idle") return;
     this.state = "loading";
     const worker = metaURL("calc:worker");
-    // The engine's files, each named once by the build (calcsite/engine.py).
-    const files = {
-      pyodide: metaURL("calc:pyodide"),
-      wheel: metaURL("calc:wheel"),
-      stdlib: metaURL("calc:stdlib"),
-      lock: metaURL("calc:lock"),
-    };
+    // The engine's files for the worker: every other calc: meta of the head,
+    // as the build names them (calcsite/engine.py, HEAD_URLS).
+    const files = {};
+    for (const meta of document.head.querySelectorAll('meta[name^="calc:"]')) {
+      const name = meta.name.slice("calc:".length);
+      if (name !== "inputs" && name !== "worker") files[name] = metaURL(meta.name);
+    }
     const capable = typeof Worker === "function" && typeof WebAssembly === "object";
     if (!worker || Object.values(files).some((url) => !url) || !capable) {
       this.fail();

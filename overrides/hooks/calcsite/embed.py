@@ -13,8 +13,9 @@ Material's JavaScript. What it keeps from a full page:
 - Material's compiled stylesheets (found by name in the built site: their file
   names carry a hash), the site's own (``extra_css``), ``<html lang>`` and the
   text direction;
-- the head's engine metas (``calc:inputs|worker|pyodide|wheel|stdlib|lock``), with URLs
-  relative to the embed page, so it works under any sub-path;
+- the head's engine metas (``calc:inputs``, ``calc:worker`` and one per file
+  of :data:`calcsite.engine.HEAD_URLS`), with URLs relative to the embed page,
+  so it works under any sub-path;
 - the Content-Security-Policy of :mod:`calcsite.csp`, computed from the page
   as written: the page has no inline script at all.
 
@@ -109,10 +110,8 @@ class Engine:
 
     script: str
     worker: str
-    pyodide: str
-    wheel: str
-    stdlib: str
-    lock: str
+    urls: dict[str, str]
+    """The files the page's head names for its worker (calcsite.engine.HEAD_URLS)."""
     fetched: tuple[str, ...]
     """Every file the worker fetches, for the page to prefetch."""
 
@@ -123,10 +122,7 @@ class Engine:
             return cls(
                 script=str(settings["script"]),
                 worker=str(settings["worker"]),
-                pyodide=str(settings["pyodide"]),
-                wheel=str(settings["wheel"]),
-                stdlib=str(settings["stdlib"]),
-                lock=str(settings["lock"]),
+                urls={str(name): str(url) for name, url in settings["urls"].items()},
                 fetched=tuple(str(url) for url in settings.get("fetched", ())),
             )
         except KeyError as error:
@@ -293,10 +289,7 @@ def _render(env: Environment, slug: str, site: _Site) -> str:
         inputs=" ".join(sorted({spec.name for mode in calculator.modes for spec in mode.inputs})),
         script=url(site.engine.script),
         worker=url(site.engine.worker),
-        pyodide=url(site.engine.pyodide),
-        wheel=url(site.engine.wheel),
-        stdlib=url(site.engine.stdlib),
-        lock=url(site.engine.lock),
+        urls={name: url(path) for name, path in site.engine.urls.items()},
         prefetch=[url(path) for path in (site.engine.worker, *site.engine.fetched)],
         scheme_script=url(SCRIPT),
         light=str(site.light),

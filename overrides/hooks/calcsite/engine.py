@@ -41,6 +41,7 @@ from hatchling.builders.wheel import WheelBuilder
 from . import slim, stdlib_files
 
 __all__ = [
+    "HEAD_URLS",
     "LOCK",
     "PAGE_RUNTIME",
     "RUNTIME_FILES",
@@ -60,6 +61,8 @@ STDLIB = "python_stdlib.zip"
 LOCK = "pyodide-lock.json"
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", STDLIB, LOCK)
 """The npm package's runtime, copied as a CDN serves it (the benchmark's floor boots it whole)."""
+HEAD_URLS = ("pyodide", "wheel", "stdlib", "lock")
+"""The engine's files a page names in its head (``<meta name="calc:wheel">``...) for its worker."""
 PAGE_RUNTIME = RUNTIME_FILES[:3]
 """What a page fetches of it: its standard library and package index are the site's own."""
 CACHE = Path("node_modules") / ".cache" / "calcsite"
@@ -87,14 +90,15 @@ class Engine:
     """``pyodide.mjs`` to import: relative (self-hosted) or absolute (a CDN copy)."""
 
     @property
-    def stdlib_path(self) -> str:
-        """The site's standard library, relative to the site root."""
-        return f"{self.engine_dir}/{STDLIB}"
-
-    @property
-    def lock_path(self) -> str:
-        """The site's package index, relative to the site root."""
-        return f"{self.engine_dir}/{LOCK}"
+    def head_urls(self) -> dict[str, str]:
+        """Each file of :data:`HEAD_URLS` by name, relative to the site root or absolute."""
+        urls = {
+            "pyodide": self.pyodide_url,
+            "wheel": self.wheel_path,
+            "stdlib": f"{self.engine_dir}/{STDLIB}",
+            "lock": f"{self.engine_dir}/{LOCK}",
+        }
+        return {name: urls[name] for name in HEAD_URLS}
 
     @property
     def fetched(self) -> tuple[str, ...]:
