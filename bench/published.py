@@ -23,8 +23,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from calcsite.engine import RUNTIME_FILES
+from calcsite.engine import RUNTIME_FILES, SITE_STDLIB
 from calcsite.formatting import format_bound, format_output
+from calcsite.gzipped import SUFFIX
 from calcsite.messages import LANGUAGES
 
 from calculator import Output
@@ -316,8 +317,9 @@ def targets(results: dict[str, Any], language: str = "en") -> list[tuple[str, st
         add("visit", f.range([f.mb(v) for v in cold]), cold[-1] <= limit, f.mb(limit))
         # Beyond the runtime, its standard library and index, the core's wheel and the worker.
         fetched = {name for page in sized for name in page["bytes"]["engine"]}
-        ours = ("-py3-none-any.whl", "worker.mjs")
-        extra = sorted(n for n in fetched if n not in RUNTIME_FILES and not n.endswith(ours))
+        ours = (f"-py3-none-any.whl{SUFFIX}", "worker.mjs")
+        known = {*RUNTIME_FILES, SITE_STDLIB}
+        extra = sorted(n for n in fetched if n not in known and not n.endswith(ours))
         extra += sorted({path for page in sized for path in page["bytes"]["missing"]})
         add("nothing else", ", ".join(map(_code, extra)) or f.words["engine only"], not extra)
     if len(scaling := results.get("scaling") or []) >= 2:

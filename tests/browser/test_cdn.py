@@ -18,7 +18,7 @@ from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
 import pytest
-from calcsite.engine import LOCK, PAGE_RUNTIME, STDLIB, copy_runtime, pyodide_version
+from calcsite.engine import LOCK, PAGE_RUNTIME, SITE_STDLIB, copy_runtime, pyodide_version
 from playwright.sync_api import Browser
 
 from tests.support.server import Server, start
@@ -61,7 +61,11 @@ def test_a_cdn_build_carries_no_runtime_and_points_at_the_cdn(cdn_site: Path, cd
     assert f'<meta name="calc:pyodide" content="{runtime}">' in html
     # The core's wheel, the standard library and the package index are the site's own.
     (folder,) = (cdn_site / "assets" / "engine").iterdir()
-    assert sorted(path.suffix for path in folder.iterdir()) == [".json", ".whl", ".zip"]
+    assert sorted("".join(path.suffixes[-2:]) for path in folder.iterdir()) == [
+        ".json",
+        ".whl.gz",
+        ".zip.gz",
+    ]
 
 
 def test_the_engine_boots_from_the_cdn_and_computes_a_shared_link(
@@ -106,6 +110,6 @@ def test_the_engine_boots_from_the_cdn_and_computes_a_shared_link(
         for url in recorder.requests
         if url.startswith(cdn_site_server.origin) and "/assets/engine/" in url
     }
-    assert {STDLIB, LOCK} < site_files
-    assert any(name.endswith(".whl") for name in site_files)
+    assert {SITE_STDLIB, LOCK} < site_files
+    assert any(name.endswith(".whl.gz") for name in site_files)
     assert not any("/assets/pyodide/" in url for url in recorder.requests)

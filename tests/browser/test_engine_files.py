@@ -1,7 +1,7 @@
 """The site's own engine files, beside the core's wheel: missing, they fail fast to the example.
 
 The worker boots Pyodide with the site's standard library and package index
-(``python_stdlib.zip`` and ``pyodide-lock.json`` in the wheel's folder, see
+(``python_stdlib.zip.gz`` and ``pyodide-lock.json`` in the wheel's folder, see
 ``calcsite/engine.py``). Without either, Python cannot start (no ``encodings``
 module) or Pyodide refuses to finish its boot: the page must not wait for its
 30-second boot deadline, but show its labelled example at once.
@@ -9,16 +9,24 @@ module) or Pyodide refuses to finish its boot: the page must not wait for its
 
 from __future__ import annotations
 
+import gzip
 import time
 
 import pytest
-from playwright.sync_api import Page
+from calcsite.engine import LOCK, SITE_STDLIB
+from playwright.sync_api import Page, Route
 
 from tests.support.server import Server
 
 from .conftest import Recorder
 from .expected import page_path
-from .test_live import BOOT_TIMEOUT_MS, FAILED, assert_example_restored, forms_of
+from .test_live import (
+    BOOT_TIMEOUT_MS,
+    FAILED,
+    assert_example_restored,
+    forms_of,
+    go_live,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -26,7 +34,7 @@ FAST_S = 20
 """Well within the page's 30 s boot deadline, even on a loaded machine."""
 
 
-@pytest.mark.parametrize("missing", ["python_stdlib.zip", "pyodide-lock.json"])
+@pytest.mark.parametrize("missing", [SITE_STDLIB, LOCK])
 def test_a_missing_site_engine_file_fails_fast_to_the_example(
     page: Page, server: Server, recorder: Recorder, missing: str
 ) -> None:
@@ -39,3 +47,43 @@ def test_a_missing_site_engine_file_fails_fast_to_the_example(
     page.wait_for_function(FAILED, timeout=BOOT_TIMEOUT_MS)
     assert time.monotonic() - started < FAST_S
     assert_example_restored(page, forms, language)
+
+
+@pytest.mark.parametrize("archive", ["*.whl.gz", SITE_STDLIB])
+def test_a_damaged_archive_fails_fast_to_the_example(
+    page: Page, server: Server, recorder: Recorder, archive: str
+) -> None:
+    """A gzip stream cut short (a broken proxy, a full disk) is an engine that failed."""
+    recorder.expect_errors = True
+    language, slug = "it", "effective-batch-size"
+    forms = forms_of(server, language, slug)
+
+    def cut(route: Route) -> None:  # Playwright needs a function it can tag
+        body = route.fetch().body()
+        route.fulfill(status=200, body=body[: len(body) // 2], content_type="application/gzip")
+
+    page.route(f"**/assets/engine/*/{archive}", cut)
+    started = time.monotonic()
+    page.goto(server.url(page_path(language, slug)) + "?micro_batch=4")
+    page.wait_for_function(FAILED, timeout=BOOT_TIMEOUT_MS)
+    assert time.monotonic() - started < FAST_S
+    assert_example_restored(page, forms, language)
+
+
+def test_archives_that_arrive_inflated_are_used_as_they_come(page: Page, server: Server) -> None:
+    """A server that sends them with ``Content-Encoding: gzip`` has the browser inflate them.
+
+    (Playwright hands a fulfilled body to the page as it is, so the test sends
+    the inflated bytes that the browser would have made.)
+    """
+    sent: list[str] = []
+
+    def inflated(route: Route) -> None:  # Playwright needs a function it can tag
+        body = route.fetch().body()
+        assert body[:2] == b"\x1f\x8b"
+        sent.append(route.request.url.rsplit(".", 2)[-2])
+        route.fulfill(status=200, body=gzip.decompress(body), content_type="application/zip")
+
+    page.route("**/assets/engine/*/*.gz", inflated)
+    go_live(page, server.url(page_path("fr", "pipeline-bubble")))
+    assert sorted(sent) == ["whl", "zip"]

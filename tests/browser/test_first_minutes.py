@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import gzip
 import io
 import zipfile
 from urllib.parse import urlencode, urlsplit
 
 import pytest
 from calcsite.engine import mark_names_utf8
+from calcsite.gzipped import gzipped
 from playwright.sync_api import Page, Route
 
 from tests.support.server import Server
@@ -83,7 +85,7 @@ def test_without_javascript_a_link_shows_the_example_and_says_why(
 
 def _broken_wheel(wheel: bytes) -> bytes:
     """The served wheel, with a bug: the global-batch mode raises for micro_batch 13."""
-    source = io.BytesIO(wheel)
+    source = io.BytesIO(gzip.decompress(wheel))
     target = io.BytesIO()
     module = "calculator/calculators/effective_batch_size.py"
     with zipfile.ZipFile(source) as old, zipfile.ZipFile(target, "w") as new:
@@ -100,8 +102,8 @@ def _broken_wheel(wheel: bytes) -> bytes:
                 )
                 data = text.encode()
             new.writestr(item, data)
-    # As the build serves it: names flagged UTF-8, so no cp437 codec is needed.
-    return mark_names_utf8(target.getvalue())
+    # As the build serves it: names flagged UTF-8 (no cp437 codec is needed), one gzip stream.
+    return gzipped(mark_names_utf8(target.getvalue()))
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -117,9 +119,9 @@ def test_a_fault_in_one_form_stays_in_that_form(
         # Only the body and its type: the server's Content-Encoding and length
         # describe the original bytes, not these.
         body = _broken_wheel(route.fetch().body())
-        route.fulfill(status=200, body=body, content_type="application/octet-stream")
+        route.fulfill(status=200, body=body, content_type="application/gzip")
 
-    page.route("**/*.whl", serve)
+    page.route("**/*.whl.gz", serve)
     go_live(page, server.url(page_path(language, slug)))
     type_values(page, broken, {"micro_batch": "13"})
     shown = settle(page, broken)

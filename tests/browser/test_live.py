@@ -584,7 +584,7 @@ def test_the_loading_ring_fills_by_steps_and_never_spins(
     assert shown["copyShown"], "part of the layout from the first paint: nothing moves"
 
 
-@pytest.mark.parametrize("missing", ["calculator-worker.mjs", "pyodide.mjs", "*.whl"])
+@pytest.mark.parametrize("missing", ["calculator-worker.mjs", "pyodide.mjs", "*.whl.gz"])
 def test_missing_engine_file_fails_fast(
     page: Page, server: Server, recorder: Recorder, missing: str
 ) -> None:

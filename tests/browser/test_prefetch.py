@@ -15,6 +15,7 @@ from collections import Counter
 from urllib.parse import urljoin, urlsplit
 
 import pytest
+from calcsite.engine import LOCK, SITE_STDLIB
 from playwright.sync_api import ConsoleMessage, Page
 
 from tests.support.server import Server
@@ -52,7 +53,7 @@ def test_a_shared_link_prefetches_what_the_worker_then_finds_in_the_cache(
     assert set(prefetched) == {
         urls["worker"],
         *(runtime + name for name in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm")),
-        *(engine + name for name in ("python_stdlib.zip", "pyodide-lock.json")),
+        *(engine + name for name in (SITE_STDLIB, LOCK)),
         urls["wheel"],
     }
     paths = {urlsplit(url).path for url in prefetched}

@@ -15,9 +15,11 @@
 // slug, request, notation]]} written by tests/test_pyodide.py: the cases of
 // tests/cases.py as CPython lists them, and random valid requests (notation: a
 // JSON string, or null for none). WHEEL is the core's wheel as the site serves
-// it. STDLIB and LOCK, when given, are the standard library and the package
-// index the site serves in place of the npm package's (loadPyodide's stdLibURL
-// and lockFileURL, as in calculator-worker.mjs).
+// it, one gzip stream. STDLIB and LOCK, when given, are the standard library
+// (one gzip stream too) and the package index the site serves in place of the
+// npm package's (loadPyodide's stdLibURL and lockFileURL, as in
+// calculator-worker.mjs). Both archives are inflated as the worker inflates
+// them, with DecompressionStream.
 //
 // First the page's part, and nothing else: the wheel unpacked as the worker
 // unpacks it, `from calculator.web import evaluate`, every request evaluated
@@ -34,7 +36,8 @@
 //
 // Exit status 1 on any failure, with the error on stderr.
 
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadPyodide, version } from "pyodide";
@@ -62,6 +65,14 @@ json.dumps({
 })
 `;
 
+// As calculator-worker.mjs inflates the site's archives.
+async function inflated(file) {
+  const bytes = new Uint8Array(readFileSync(file));
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) throw new Error(`${file}: not one gzip stream`);
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
 function evaluateAll(evaluate, listing) {
   const replies = {};
   for (const [id, slug, request, notation] of listing) {
@@ -87,13 +98,20 @@ async function main() {
     stdout: (line) => process.stderr.write(`${line}\n`),
     stderr: (line) => process.stderr.write(`${line}\n`),
   };
-  if (stdlibFile) options.stdLibURL = path.resolve(stdlibFile);
+  // Pyodide under Node reads a path, not a blob: URL; it copies the file in as it boots.
+  const folder = stdlibFile ? mkdtempSync(path.join(tmpdir(), "calc-stdlib-")) : null;
+  if (folder) {
+    options.stdLibURL = path.join(folder, "python_stdlib.zip");
+    writeFileSync(options.stdLibURL, await inflated(stdlibFile));
+  }
   if (lockFile) options.lockFileURL = path.resolve(lockFile);
-  const pyodide = await loadPyodide(options);
+  const pyodide = await loadPyodide(options).finally(() => {
+    if (folder) rmSync(folder, { recursive: true, force: true });
+  });
   const loaded = performance.now();
 
   // The page's part, as calculator-worker.mjs does it.
-  pyodide.unpackArchive(new Uint8Array(readFileSync(wheelFile)), "wheel");
+  pyodide.unpackArchive(await inflated(wheelFile), "wheel");
   const evaluate = pyodide.runPython("from calculator.web import evaluate\nevaluate");
   const replies = {};
   const requests = {};

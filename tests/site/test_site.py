@@ -11,7 +11,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 import pytest
 from calcsite.compile_hints import theme_bundle
 from calcsite.embed import FOLDER as EMBED_FOLDER
-from calcsite.engine import HEAD_URLS, LOCK, RUNTIME_FILES, STDLIB
+from calcsite.engine import HEAD_URLS, LOCK, RUNTIME_FILES, SITE_STDLIB, STDLIB
 from calcsite.messages import LANGUAGES as SITE_LANGUAGES
 from calcsite.messages import tree
 
@@ -226,8 +226,8 @@ def test_engine_files_are_in_the_site_with_a_hashed_wheel(site: Path) -> None:
     assert list(metas) == ["calc:inputs", "calc:worker", *(f"calc:{name}" for name in HEAD_URLS)]
     for name in ("calc:worker", *(f"calc:{name}" for name in HEAD_URLS)):
         assert (base / metas[name]).resolve().is_file(), name
-    assert re.search(r"assets/engine/[0-9a-f]{16}/[^/]+\.whl$", metas["calc:wheel"])
-    assert metas["calc:stdlib"].endswith(f"/{STDLIB}")
+    assert re.search(r"assets/engine/[0-9a-f]{16}/[^/]+\.whl\.gz$", metas["calc:wheel"])
+    assert metas["calc:stdlib"].endswith(f"/{SITE_STDLIB}")
     assert metas["calc:lock"].endswith(f"/{LOCK}")
     runtime = (base / metas["calc:pyodide"]).resolve().parent
     assert sorted(path.name for path in runtime.iterdir()) == sorted(RUNTIME_FILES)

@@ -1,9 +1,9 @@
 // The calculators' engine: Pyodide and the core's wheel, in a module worker.
 //
 // The page starts one worker per page, with its boot settings as JSON in the
-// URL fragment: {pyodide, wheel, locales}, absolute URLs. Pyodide's runtime
-// comes from the folder of `pyodide`; its standard library and package index
-// from the folder of `wheel` (see STDLIB below). The worker boots at
+// URL fragment: {pyodide, wheel, stdlib, lock, locales}, absolute URLs.
+// Pyodide's runtime comes from the folder of `pyodide`; its standard library
+// and package index are the site's own (see runtime() below). The worker boots at
 // once and reports {type: "progress", step, steps}, then {type: "ready",
 // seconds} or {type: "failed", error}. After "ready" the page sends {id, slug,
 // request, notation, locale, styles, labels} (request: an object of raw values
@@ -101,10 +101,22 @@ function post(message) {
   self.postMessage(message);
 }
 
-async function fetchWheel(url) {
+// The site's archives, the core's wheel and the standard library, each come as
+// one gzip stream (calcsite/gzipped.py) that GitHub Pages sends as it is: the
+// browser's own DecompressionStream inflates it here. A server that sends it
+// with Content-Encoding: gzip has had the browser inflate it already, and a
+// zip (which starts "PK", never gzip's 1f 8b) is used as it comes.
+async function inflated(url) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-  return response.arrayBuffer();
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  try {
+    return new Uint8Array(await new Response(stream).arrayBuffer());
+  } catch (error) {
+    throw new Error(`${url}: not a gzip stream (${error?.message ?? error})`);
+  }
 }
 
 // Intl's first formatter of a locale loads its data: 35 to 135 ms of this
@@ -127,29 +139,39 @@ const mark = (name) => performance.mark(`calc:${name}`);
 // compile as it starts), and a package index that lists no package (the page
 // never installs one; Pyodide only checks that its ABI version is its own).
 // Both through loadPyodide's documented options; the runtime itself may come
-// from a CDN. The page passes every URL, as its head names them.
+// from a CDN. The page passes every URL, as its head names them. The standard
+// library, inflated here, reaches Pyodide as a blob: URL, which it fetches as
+// it would the file.
 async function runtime({ pyodide: pyodideURL, stdlib, lock, locales }) {
-  const { loadPyodide } = await import(pyodideURL);
-  mark("imported");
+  const imported = import(pyodideURL).then((module) => {
+    mark("imported");
+    return module;
+  });
+  const archive = inflated(stdlib).then((bytes) => URL.createObjectURL(new Blob([bytes])));
+  const [{ loadPyodide }, stdLibURL] = await Promise.all([imported, archive]);
   post({ type: "progress", step: 1, steps: STEPS });
   const loading = loadPyodide({
     indexURL: new URL(".", pyodideURL).href,
-    stdLibURL: stdlib,
+    stdLibURL,
     lockFileURL: lock,
     fsInit: async () => mark("compiled"),
   });
   setTimeout(() => warmFormatters(locales), 0);
-  const pyodide = await loading;
-  mark("started");
-  post({ type: "progress", step: 2, steps: STEPS });
-  return pyodide;
+  try {
+    const pyodide = await loading;
+    mark("started");
+    post({ type: "progress", step: 2, steps: STEPS });
+    return pyodide;
+  } finally {
+    URL.revokeObjectURL(stdLibURL);
+  }
 }
 
 async function boot(settings) {
   const started = performance.now();
   // The wheel downloads while the runtime boots; either failing fails at once.
-  const [pyodide, wheel] = await Promise.all([runtime(settings), fetchWheel(settings.wheel)]);
-  pyodide.unpackArchive(new Uint8Array(wheel), "wheel");
+  const [pyodide, wheel] = await Promise.all([runtime(settings), inflated(settings.wheel)]);
+  pyodide.unpackArchive(wheel, "wheel");
   evaluate = pyodide.runPython("from calculator.web import evaluate\nevaluate");
   mark("core");
   post({ type: "progress", step: 3, steps: STEPS });

@@ -9,13 +9,15 @@ the core's wheel in one folder whose name is a hash of the three (the page's
 head names each of them, ``calc:wheel``, ``calc:stdlib`` and ``calc:lock``, and
 the worker passes them to loadPyodide's ``stdLibURL`` and ``lockFileURL``):
 
-- ``python_stdlib.zip``: the standard library files the engine imports (listed
-  in :mod:`calcsite.stdlib_files`, recorded by running the core's cases in
-  Pyodide), compiled by Pyodide's Python (:mod:`calcsite.slim`): 0.73 MB
+- ``python_stdlib.zip.gz``: the standard library files the engine imports
+  (listed in :mod:`calcsite.stdlib_files`, recorded by running the core's cases
+  in Pyodide), compiled by Pyodide's Python (:mod:`calcsite.slim`): 2.3 MB
   instead of 2.5 MB, and no Python source to compile as Python starts;
 - ``pyodide-lock.json``: a package index with no package, since the page installs
   none: the npm package's ``info`` (which Pyodide checks) and nothing else.
 
+The wheel and the standard library travel as one gzip stream each, which the
+worker inflates (:mod:`calcsite.gzipped`): 0.64 MB for the standard library.
 The runtime's URL carries its version; the engine folder's a hash of its files,
 so a new release is never masked by a cached old one. The self-hosted runtime
 folder is a copy of the npm package's runtime, whole, as a CDN serves it: its
@@ -33,18 +35,21 @@ import shutil
 import struct
 import subprocess
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
 
 from hatchling.builders.wheel import WheelBuilder
 
-from . import slim, stdlib_files
+from . import gzipped, slim, stdlib_files
 
 __all__ = [
     "HEAD_URLS",
     "LOCK",
     "PAGE_RUNTIME",
     "RUNTIME_FILES",
+    "SITE_STDLIB",
     "STDLIB",
     "Engine",
     "EngineError",
@@ -53,11 +58,15 @@ __all__ = [
     "mark_names_utf8",
     "minimal_lock",
     "pyodide_version",
+    "served_wheel",
     "stdlib_archive",
     "unlisted_imports",
 ]
 
 STDLIB = "python_stdlib.zip"
+"""The npm package's standard library, which the site's is made from."""
+SITE_STDLIB = STDLIB + gzipped.SUFFIX
+"""The site's standard library: the files the engine imports, compiled, in one gzip stream."""
 LOCK = "pyodide-lock.json"
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", STDLIB, LOCK)
 """The npm package's runtime, copied as a CDN serves it (the benchmark's floor boots it whole)."""
@@ -66,7 +75,7 @@ HEAD_URLS = ("pyodide", "wheel", "stdlib", "lock")
 PAGE_RUNTIME = RUNTIME_FILES[:3]
 """What a page fetches of it: its standard library and package index are the site's own."""
 CACHE = Path("node_modules") / ".cache" / "calcsite"
-"""Where built standard libraries are kept, relative to the project: building one takes seconds."""
+"""Where built archives are kept, relative to the project: building one takes seconds."""
 NODE_TIMEOUT = 300
 """Seconds for Node to boot Pyodide and slim its standard library (a few on an idle machine)."""
 
@@ -80,7 +89,7 @@ class Engine:
     """The engine's files and where they go in the site, relative to its root."""
 
     files: dict[str, bytes]
-    """The site's own engine files by name: the wheel, ``STDLIB`` and ``LOCK``."""
+    """The site's own engine files by name: the wheel, ``SITE_STDLIB`` and ``LOCK``."""
     engine_dir: str
     """Their folder, named by a hash of them all."""
     wheel_path: str
@@ -95,7 +104,7 @@ class Engine:
         urls = {
             "pyodide": self.pyodide_url,
             "wheel": self.wheel_path,
-            "stdlib": f"{self.engine_dir}/{STDLIB}",
+            "stdlib": f"{self.engine_dir}/{SITE_STDLIB}",
             "lock": f"{self.engine_dir}/{LOCK}",
         }
         return {name: urls[name] for name in HEAD_URLS}
@@ -279,39 +288,78 @@ writeFileSync(output, pyodide.FS.readFile("/tmp/slim.zip"));
 """Boots the npm package's Pyodide in Node and runs :func:`calcsite.slim.slim` in it."""
 
 
+def _packing_key() -> hashlib._Hash:
+    """A hash of what turns an archive into the file served: the packing code and Zopfli.
+
+    Callers add what they pack, and name the kept file by the digest.
+    """
+    key = hashlib.sha256()
+    for part in (Path(gzipped.__file__).read_text(encoding="utf-8"), metadata.version("zopfli")):
+        key.update(part.encode("utf-8") + b"\0")
+    return key
+
+
+def _cached(folder: Path, name: str, make: Callable[[], bytes]) -> bytes:
+    """The file ``name`` of ``folder``, made by ``make`` and kept there on the first call."""
+    cached = folder / name
+    if cached.is_file():
+        return cached.read_bytes()
+    data = make()
+    folder.mkdir(parents=True, exist_ok=True)
+    partial = cached.with_suffix(f".{os.getpid()}.part")
+    partial.write_bytes(data)
+    partial.replace(cached)  # whole or absent, whatever runs beside
+    return data
+
+
+def served_wheel(project_root: Path, cache: Path | None = None) -> tuple[str, bytes]:
+    """The core's wheel as the site serves it: its files stored, in one gzip stream.
+
+    Returns:
+        Its file name (the wheel's, with :data:`gzipped.SUFFIX`) and its bytes,
+        kept in ``cache`` under a hash of the wheel (Zopfli takes half a second).
+    """
+    name, wheel = build_wheel(project_root)
+    key = _packing_key()
+    key.update(wheel)
+    folder = cache or project_root / CACHE
+    return name + gzipped.SUFFIX, _cached(
+        folder,
+        f"wheel-{key.hexdigest()[:16]}{gzipped.SUFFIX}",
+        lambda: gzipped.gzipped(mark_names_utf8(gzipped.stored(wheel))),
+    )
+
+
 def stdlib_archive(package_dir: Path, cache: Path | None = None) -> bytes:
-    """The standard library the site serves: :data:`stdlib_files.FILES`, compiled.
+    """The standard library the site serves: :data:`stdlib_files.FILES`, compiled, gzipped.
 
     Built by Pyodide itself, under Node (its Python reads its own standard
-    library), from the npm package alone; kept in ``cache`` under a hash of
-    everything it is made from, so that only the first build pays for it.
+    library), from the npm package alone, then made one gzip stream
+    (:mod:`calcsite.gzipped`); kept in ``cache`` under a hash of everything it
+    is made from, so that only the first build pays for it.
 
     Raises:
         EngineError: If the list was recorded for another Pyodide, or Node fails.
     """
-    version = pyodide_version(package_dir)
-    if version != stdlib_files.PYODIDE:
+    pyodide = pyodide_version(package_dir)
+    if pyodide != stdlib_files.PYODIDE:
         raise EngineError(
             f"calcsite/stdlib_files.py was recorded with Pyodide {stdlib_files.PYODIDE}, not"
-            f" {version}: run `PYTHONPATH=overrides/hooks python -m tests.test_pyodide --record`"
+            f" {pyodide}: run `PYTHONPATH=overrides/hooks python -m tests.test_pyodide --record`"
         )
     source = package_dir / STDLIB
     if not source.is_file():
         raise EngineError(f"{source} missing: run `npm ci`")
     program = Path(slim.__file__).read_text(encoding="utf-8")
-    key = hashlib.sha256()
-    for part in (version, program, _SLIM, "\n".join(stdlib_files.FILES)):
+    key = _packing_key()
+    for part in (pyodide, program, _SLIM, "\n".join(stdlib_files.FILES)):
         key.update(part.encode("utf-8") + b"\0")
     key.update(hashlib.sha256(source.read_bytes()).digest())
-    cached = (cache or package_dir.parents[1] / CACHE) / f"python_stdlib-{key.hexdigest()[:16]}.zip"
-    if cached.is_file():
-        return cached.read_bytes()
-    data = _slim_in_node(package_dir, program)
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    partial = cached.with_suffix(f".{os.getpid()}.part")
-    partial.write_bytes(data)
-    partial.replace(cached)  # whole or absent, whatever runs beside
-    return data
+    return _cached(
+        cache or package_dir.parents[1] / CACHE,
+        f"python_stdlib-{key.hexdigest()[:16]}{gzipped.SUFFIX}",
+        lambda: gzipped.gzipped(_slim_in_node(package_dir, program)),
+    )
 
 
 def _slim_in_node(package_dir: Path, program: str) -> bytes:
@@ -354,8 +402,12 @@ def plan(project_root: Path, package_dir: Path, cdn_base: str | None) -> Engine:
             f"the core imports {', '.join(missing)}, which the standard library list lacks:"
             " run `PYTHONPATH=overrides/hooks python -m tests.test_pyodide --record`"
         )
-    name, wheel = build_wheel(project_root)
-    files = {name: wheel, STDLIB: stdlib_archive(package_dir), LOCK: minimal_lock(package_dir)}
+    name, wheel = served_wheel(project_root)
+    files = {
+        name: wheel,
+        SITE_STDLIB: stdlib_archive(package_dir),
+        LOCK: minimal_lock(package_dir),
+    }
     digest = hashlib.sha256()
     for file, data in files.items():
         digest.update(f"{file}\0{len(data)}\0".encode() + data)

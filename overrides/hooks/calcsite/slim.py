@@ -20,11 +20,12 @@ still names the module, the function and where the function starts, while
 the core's own modules, from the wheel's sources, keep every line and column.
 Pyodide's own packages (``pyodide``, ``_pyodide``) are treated alike: their
 docstrings serve ``help()``, which a page never calls (Pyodide copes with a
-missing one where it reads them, in ``_pyodide.docstring``). The archive is
-0.73 MB (0.86 MB with each line and docstring, 1.14 MB with columns too); the
-sources without comments or docstrings would be 0.37 MB, but measured side by
-side they delay the first live result by about 0.8 s on every visit (see the
-Performance page).
+missing one where it reads them, in ``_pyodide.docstring``). The archive holds
+its files stored, as the site gzips it whole (:mod:`calcsite.gzipped`): 0.64 MB
+sent, where each file deflated on its own made 0.73 MB (0.86 MB with each line
+and docstring, 1.14 MB with columns too). The sources without comments or
+docstrings would be smaller still, but measured side by side they delay the
+first live result by about 0.8 s on every visit (see the Performance page).
 """
 
 from __future__ import annotations
@@ -121,9 +122,10 @@ def slim(archive: bytes, files: list[str], origin: str) -> bytes:
     """A zip of ``files`` from the standard library zip ``archive``, each compiled.
 
     ``origin`` is where the archive sits in Pyodide's file system
-    (``/lib/python314.zip``). Deflated at level 9, in a fixed order with fixed
-    dates, so that the same archive and list give the same bytes (in a Python
-    started with a fixed hash seed, as the build starts Pyodide's).
+    (``/lib/python314.zip``). Stored, uncompressed (the site compresses the
+    archive whole), in a fixed order with fixed dates, so that the same
+    archive and list give the same bytes (in a Python started with a fixed
+    hash seed, as the build starts Pyodide's).
 
     Raises:
         SlimError: If a file is missing from ``archive`` or cannot be compiled.
@@ -133,7 +135,7 @@ def slim(archive: bytes, files: list[str], origin: str) -> bytes:
     if missing := sorted(set(files) - present):
         raise SlimError(f"not in the standard library: {', '.join(missing)}")
     out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as target:
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as target:
         for folder in _folders(files):
             target.writestr(zipfile.ZipInfo(folder, _DATE), b"")
         for name in sorted(set(files)):
@@ -141,7 +143,5 @@ def slim(archive: bytes, files: list[str], origin: str) -> bytes:
             if name.endswith(".py"):
                 data = bytecode(data, name, f"{origin}/{name}")
                 entry = name + "c"
-            info = zipfile.ZipInfo(entry, _DATE)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            target.writestr(info, data, compresslevel=9)
+            target.writestr(zipfile.ZipInfo(entry, _DATE), data)
     return out.getvalue()
