@@ -7,6 +7,7 @@ core runs on it, case by case, is ``tests/test_pyodide.py``'s part.
 
 from __future__ import annotations
 
+import base64
 import gzip
 import hashlib
 import importlib.util
@@ -84,13 +85,57 @@ def test_the_served_wheel_holds_what_hatchling_built_stored(
     built = zipfile.ZipFile(io.BytesIO(hatchling_wheel))
     assert served.testzip() is None
     assert served.namelist() == built.namelist()
-    assert [served.read(name) for name in served.namelist()] == [
-        built.read(name) for name in built.namelist()
-    ]
+    same = [name for name in built.namelist() if not name.endswith(("/METADATA", "/RECORD"))]
+    assert len(same) == len(built.namelist()) - 2
+    assert [served.read(name) for name in same] == [built.read(name) for name in same]
     assert [(entry.date_time, entry.external_attr) for entry in served.infolist()] == [
         (entry.date_time, entry.external_attr) for entry in built.infolist()
     ]
     assert {entry.compress_type for entry in served.infolist()} == {zipfile.ZIP_STORED}
+
+
+def metadata_of(wheel: zipfile.ZipFile) -> bytes:
+    return wheel.read(next(name for name in wheel.namelist() if name.endswith("/METADATA")))
+
+
+def test_the_served_wheel_keeps_its_metadata_headers_but_not_the_readme(
+    served_wheel: bytes, hatchling_wheel: bytes
+) -> None:
+    served = metadata_of(zipfile.ZipFile(io.BytesIO(served_wheel))).decode()
+    built = metadata_of(zipfile.ZipFile(io.BytesIO(hatchling_wheel))).decode()
+    headers = built.split("\n\n", 1)[0]
+    assert "# Parallel-training calculators" in built
+    assert "# Parallel-training calculators" not in served
+    assert served == "".join(
+        line + "\n"
+        for line in headers.split("\n")
+        if not line.startswith("Description-Content-Type:")
+    )
+    assert "Name: parallelism-calculators\n" in served
+
+
+def test_every_file_of_the_served_wheel_matches_its_record(served_wheel: bytes) -> None:
+    """RECORD's hash and size of each file, as pip checks them: a wheel pip installs."""
+    wheel = zipfile.ZipFile(io.BytesIO(served_wheel))
+    (record,) = (name for name in wheel.namelist() if name.endswith("/RECORD"))
+    rows = [line.split(",") for line in wheel.read(record).decode().splitlines()]
+    assert sorted(row[0] for row in rows) == sorted(wheel.namelist())
+    for name, digest, size in rows:
+        if name == record:
+            assert digest == size == ""
+            continue
+        data = wheel.read(name)
+        expected = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
+        assert digest == f"sha256={expected.decode()}", name
+        assert int(size) == len(data), name
+
+
+def test_a_zip_that_is_no_wheel_is_refused() -> None:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr("calculator/__init__.py", "")
+    with pytest.raises(EngineError, match="not a wheel"):
+        engine.without_description(out.getvalue())
 
 
 def test_the_served_wheel_is_one_gzip_stream_smaller_than_hatchlings(
@@ -184,7 +229,8 @@ def test_one_gzip_stream_sends_less_than_each_file_deflated(archive: zipfile.Zip
 def test_the_same_list_gives_the_same_archive(tmp_path: Path) -> None:
     """Built again from nothing (no cache), byte for byte."""
     assert engine.stdlib_archive(PACKAGE, cache=tmp_path) == engine.stdlib_archive(PACKAGE)
-    assert len(list(tmp_path.iterdir())) == 1
+    # The archive Pyodide built, and its gzip stream.
+    assert sorted(path.suffix for path in tmp_path.iterdir()) == [".gz", ".zip"]
 
 
 def test_a_cached_archive_is_not_built_again(
@@ -196,6 +242,7 @@ def test_a_cached_archive_is_not_built_again(
         raise AssertionError("built again")
 
     monkeypatch.setattr(engine, "_slim_in_node", refuse)
+    monkeypatch.setattr(gzipped, "gzipped", refuse)
     assert engine.stdlib_archive(PACKAGE, cache=tmp_path) == engine.stdlib_archive(PACKAGE)
     # Another list is another archive.
     monkeypatch.setattr(stdlib_files, "FILES", stdlib_files.FILES[:-1])
