@@ -109,11 +109,13 @@ def on_post_build(config: MkDocsConfig) -> None:
     except compile_hints.CompileHintError as error:
         raise PluginError(str(error)) from error
     # One search index per language (the template points Material at it),
-    # fetched when the reader first opens search.
+    # fetched when the reader first opens search, and the search worker
+    # started then too.
     alternates = config.extra.get("alternate") or []
     site_path = urlsplit(config.site_url or "/").path
     search.write_split_index(site, search.language_roots(alternates, site_path))
     try:
         search.index_on_first_search(compile_hints.theme_bundle(site))
+        search.worker_on_first_search(compile_hints.theme_bundle(site))
     except search.SearchError as error:
         raise PluginError(str(error)) from error

@@ -223,6 +223,50 @@ def test_the_search_index_is_fetched_when_the_reader_first_searches(
     assert requested.count(index) == 1
 
 
+SEARCH_WORKER = "/assets/javascripts/workers/search."
+"""The start of the path of Material's search worker script (its name carries a hash)."""
+
+
+def test_the_search_worker_starts_when_the_reader_first_searches(
+    page: Page, server: Server
+) -> None:
+    """Not as the page loads: its script is requested, and the worker started, once, then."""
+    requested: list[str] = []
+
+    def note(request: Any) -> None:
+        requested.append(urlsplit(request.url).path)
+
+    def search_workers() -> list[str]:
+        return [w.url for w in page.workers if urlsplit(w.url).path.startswith(SEARCH_WORKER)]
+
+    page.on("request", note)
+    page.goto(server.url(page_path("en", "data-parallel-scaling/")))
+    page.wait_for_function("() => window.document$ !== undefined")  # the theme's bundle ran
+    page.wait_for_load_state("networkidle")
+    assert [path for path in requested if path.startswith(SEARCH_WORKER)] == []
+    assert search_workers() == []
+    page.locator("input.md-search__input").click()
+    page.keyboard.type("pipeline")
+    page.locator(".md-search-result__item > a").first.wait_for()
+    # Closed and opened again, with the keyboard: the same worker answers.
+    page.keyboard.press("Escape")
+    page.keyboard.press("/")
+    page.keyboard.press("ControlOrMeta+a")
+    page.keyboard.type("qzxqzx")  # Material reads the query on keyup
+    page.wait_for_function("() => !document.querySelector('.md-search-result__item')")
+    assert len([path for path in requested if path.startswith(SEARCH_WORKER)]) == 1
+    assert len(search_workers()) == 1
+
+
+def test_a_page_opened_from_a_search_result_still_searches(page: Page, server: Server) -> None:
+    """There search.highlight has the index as the page starts; the worker takes it later."""
+    page.goto(server.url(page_path("en", "pipeline-bubble/")) + "?h=bubble")
+    page.locator("article mark[data-md-highlight]").first.wait_for()
+    page.keyboard.press("/")
+    page.keyboard.type("batch")
+    page.locator(".md-search-result__item > a").first.wait_for()
+
+
 def test_a_search_result_still_marks_the_words_searched_on_its_page(
     page: Page, server: Server
 ) -> None:

@@ -15,7 +15,7 @@ from calcsite.compile_hints import (
     hint_eager_compile,
     theme_bundle,
 )
-from calcsite.search import EAGER, ON_FIRST_SEARCH
+from calcsite.search import EAGER, EAGER_WORKER, ON_FIRST_SEARCH, WORKER_ON_FIRST_SEARCH
 
 from .conftest import ROOT
 
@@ -134,7 +134,10 @@ def test_the_built_site_serves_materials_bundle_with_the_comment_first(site: Pat
     """Material's bundle, the comment first, search set up on first use (calcsite.search)."""
     bundle = theme_bundle(site)
     original = (THEME_SCRIPTS / bundle.name).read_text(encoding="utf-8")
-    expected = MAGIC_COMMENT + original.replace(EAGER, ON_FIRST_SEARCH)
+    rewritten = original.replace(EAGER, ON_FIRST_SEARCH).replace(
+        EAGER_WORKER, WORKER_ON_FIRST_SEARCH
+    )
+    expected = MAGIC_COMMENT + rewritten
     assert bundle.read_text(encoding="utf-8") == expected
 
 

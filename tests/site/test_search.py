@@ -11,12 +11,15 @@ from calcsite.compile_hints import theme_bundle
 from calcsite.messages import LANGUAGES, tree
 from calcsite.search import (
     EAGER,
+    EAGER_WORKER,
     INDEX,
     ON_FIRST_SEARCH,
+    WORKER_ON_FIRST_SEARCH,
     SearchError,
     index_on_first_search,
     language_roots,
     split_index,
+    worker_on_first_search,
     write_split_index,
 )
 
@@ -116,3 +119,29 @@ def test_the_built_bundle_fetches_the_index_on_the_first_search(site: Path) -> N
     text = theme_bundle(site).read_text(encoding="utf-8")
     assert EAGER not in text
     assert text.count(ON_FIRST_SEARCH) == 1
+
+
+def test_the_bundle_starts_its_worker_on_the_first_search_once_and_refuses_another_theme(
+    tmp_path: Path,
+) -> None:
+    bundle = tmp_path / "bundle.min.js"
+    bundle.write_text(f"function Mn(e,t={EAGER_WORKER}){{}}", encoding="utf-8")
+    assert worker_on_first_search(bundle)
+    assert bundle.read_text(encoding="utf-8") == f"function Mn(e,t={WORKER_ON_FIRST_SEARCH}){{}}"
+    assert not worker_on_first_search(bundle)
+    assert len(WORKER_ON_FIRST_SEARCH) == len(EAGER_WORKER)  # the source map's columns hold
+    for text in ("function Mn(e,t=new Worker(n)){}", f"{EAGER_WORKER};{EAGER_WORKER}"):
+        bundle.write_text(text, encoding="utf-8")
+        with pytest.raises(SearchError, match="expected"):
+            worker_on_first_search(bundle)
+        assert bundle.read_text(encoding="utf-8") == text  # refused: left as it was
+
+
+def test_the_built_bundle_constructs_the_stand_in_that_theme_start_defines(site: Path) -> None:
+    text = theme_bundle(site).read_text(encoding="utf-8")
+    assert EAGER_WORKER not in text
+    assert text.count(WORKER_ON_FIRST_SEARCH) == 1
+    name = WORKER_ON_FIRST_SEARCH.removeprefix("new ").removesuffix("(e)")
+    start = (site / "assets" / "javascripts" / "theme-start.js").read_text(encoding="utf-8")
+    # Minified or not (calcsite.minify), the site's script defines it.
+    assert re.search(rf"\bwindow\.{name}\s*=\s*class extends EventTarget\b", start)

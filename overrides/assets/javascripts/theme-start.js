@@ -26,7 +26,49 @@
 // (calcsite/search.py). Material's search.highlight, which marks a search's
 // words on the page a result opened (its address carries them, ?h=), asks
 // for the index as every page starts: it is kept for those pages only.
+//
+// The search worker starts then too. Material creates it as search is set up,
+// though the first message it posts to it is the index; calcsite/search.py
+// has the bundle construct LazyWk (below) instead of Worker, and the worker's
+// script (12 kB gzip) is downloaded on the first search only.
 "use strict";
+
+// Material's search worker, started when the reader first opens search, or on
+// the first message posted to it if that comes first. Opening search is
+// Material's own signal to fetch the index (a change of its search toggle,
+// which its keyboard shortcut clicks): the worker's script is then requested
+// alongside the index rather than once the index has arrived.
+// Material uses a worker's postMessage and its "message" events only, which
+// it receives through addEventListener and removeEventListener (rxjs's
+// fromEvent); an EventTarget has both. Its name has six letters, as Worker
+// has: the bundle keeps its length, and its source map its columns.
+window.LazyWk = class extends EventTarget {
+  #url;
+  #worker;
+
+  constructor(url) {
+    super();
+    // Resolved against the page's address now, as new Worker(url) would be.
+    this.#url = new URL(url, document.baseURI).href;
+    document
+      .querySelector('[data-md-toggle="search"]')
+      ?.addEventListener("change", () => this.#start(), { once: true });
+  }
+
+  postMessage(...message) {
+    this.#start().postMessage(...message);
+  }
+
+  #start() {
+    if (this.#worker === undefined) {
+      this.#worker = new Worker(this.#url);
+      this.#worker.addEventListener("message", ({ data }) => {
+        this.dispatchEvent(new MessageEvent("message", { data }));
+      });
+    }
+    return this.#worker;
+  }
+};
 
 (() => {
   const { bundle } = document.currentScript.dataset;

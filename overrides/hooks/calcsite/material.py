@@ -116,6 +116,28 @@ TOUCH_POINTS: tuple[TouchPoint, ...] = (
         ),
     ),
     TouchPoint(
+        path="overrides/hooks/calcsite/search.py",
+        marker='EAGER_WORKER = "new Worker(e)"',
+        why=(
+            "Rewrites the search worker's creation in Material's bundle (the default "
+            "worker of watchWorker, minified) into theme-start.js's stand-in, so that the "
+            "worker's script is downloaded on the first search. Check that the search is "
+            "watchWorker's only caller and that nothing is posted to the worker before "
+            "the index."
+        ),
+    ),
+    TouchPoint(
+        path="overrides/assets/javascripts/theme-start.js",
+        marker="window.LazyWk = class extends EventTarget",
+        why=(
+            "The search worker's stand-in, which starts the real worker when Material's "
+            "search toggle (data-md-toggle=search, which its shortcut clicks) first "
+            "changes, or on the first message posted to it: check the toggle, and that "
+            "Material still uses a worker's postMessage and its message events "
+            "(addEventListener, removeEventListener) only."
+        ),
+    ),
+    TouchPoint(
         path="overrides/partials/search.html",
         marker="mkdocs-material 9.8.1",
         why="Material's search dialog, copied to give the dialog an accessible name.",
