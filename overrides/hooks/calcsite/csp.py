@@ -52,7 +52,11 @@ CDN serves any package, and an origin-wide source would let an injected
 WebAssembly) is not needed by chromium, the worker having no policy; it is
 named so that the engine keeps working where a browser applies the page's
 policy to the worker, as CSP level 2 had it, and it allows nothing but
-compiling WebAssembly.
+compiling WebAssembly. Such a browser would also refuse the ``blob:`` URL
+from which the worker hands Pyodide the standard library it has inflated
+(``calculator-worker.mjs``), unless ``connect-src`` named ``blob:``. It is not
+named: chromium, Gecko and WebKit give the worker a policy of its own, and
+``blob:`` in the page's policy would allow more than that one fetch.
 """
 
 from __future__ import annotations
