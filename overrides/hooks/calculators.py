@@ -48,6 +48,13 @@ def _pyodide_cdn(config: MkDocsConfig) -> str | None:
     return str(cdn) if cdn else None
 
 
+def _versioned(path: str) -> str:
+    try:
+        return engine.versioned(path, ROOT / "overrides")
+    except engine.EngineError as error:
+        raise PluginError(str(error)) from error
+
+
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     global _plan, _planned_from  # noqa: PLW0603 -- MkDocs hooks keep build state at module level
     # mkdocs-static-i18n runs the build once per language, and `mkdocs serve`
@@ -62,8 +69,9 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     config.extra["calculator_engine"] = {
         # Named in each page's head for its worker (calcsite.engine.HEAD_URLS).
         "urls": _plan.head_urls,
-        "script": "assets/javascripts/calculator.mjs",
-        "worker": "assets/javascripts/calculator-worker.mjs",
+        # Each with a query that changes with its content (calcsite.engine.versioned).
+        "script": _versioned("assets/javascripts/calculator.mjs"),
+        "worker": _versioned("assets/javascripts/calculator-worker.mjs"),
         # What the worker fetches, for a shared link to fetch early (main.html).
         "fetched": list(_plan.fetched),
     }
@@ -114,8 +122,9 @@ def on_post_build(config: MkDocsConfig) -> None:
     alternates = config.extra.get("alternate") or []
     site_path = urlsplit(config.site_url or "/").path
     search.write_split_index(site, search.language_roots(alternates, site_path))
+    bundle = compile_hints.theme_bundle(site)
     try:
-        search.index_on_first_search(compile_hints.theme_bundle(site))
-        search.worker_on_first_search(compile_hints.theme_bundle(site))
+        search.index_on_first_search(bundle)
+        search.worker_on_first_search(bundle)
     except search.SearchError as error:
         raise PluginError(str(error)) from error

@@ -258,6 +258,32 @@ def test_the_search_worker_starts_when_the_reader_first_searches(
     assert len(search_workers()) == 1
 
 
+def test_the_search_worker_is_requested_with_the_index_not_after_it(
+    page: Page, server: Server
+) -> None:
+    """Opening search starts the worker: its script does not wait for the index to arrive."""
+    held: list[Route] = []
+    requested: list[str] = []
+
+    def hold(route: Route) -> None:  # Playwright needs a function it can tag
+        held.append(route)
+
+    def note(request: Any) -> None:
+        requested.append(urlsplit(request.url).path)
+
+    page.route("**/search/search_index.json", hold)
+    page.on("request", note)
+    page.goto(server.url(page_path("en", "pipeline-bubble/")))
+    page.wait_for_function("() => window.document$ !== undefined")  # the theme's bundle ran
+    with page.expect_request(lambda request: SEARCH_WORKER in request.url):
+        page.locator("input.md-search__input").click()
+    assert len(held) == 1, "the index is still on its way"
+    assert len([path for path in requested if path.startswith(SEARCH_WORKER)]) == 1
+    held[0].continue_()
+    page.keyboard.type("bubble")
+    page.locator(".md-search-result__item > a").first.wait_for()
+
+
 def test_a_page_opened_from_a_search_result_still_searches(page: Page, server: Server) -> None:
     """There search.highlight has the index as the page starts; the worker takes it later."""
     page.goto(server.url(page_path("en", "pipeline-bubble/")) + "?h=bubble")
@@ -628,7 +654,7 @@ def test_the_loading_ring_fills_by_steps_and_never_spins(
     assert shown["copyShown"], "part of the layout from the first paint: nothing moves"
 
 
-@pytest.mark.parametrize("missing", ["calculator-worker.mjs", "pyodide.mjs", "*.whl.gz"])
+@pytest.mark.parametrize("missing", ["calculator-worker.mjs*", "pyodide.mjs", "*.whl.gz"])
 def test_missing_engine_file_fails_fast(
     page: Page, server: Server, recorder: Recorder, missing: str
 ) -> None:
@@ -671,7 +697,8 @@ def bare_page(page: Page, server: Server) -> None:
     """A calculator page whose own script does not run: only its head metas are used."""
     empty = "export {};"
     page.route(
-        "**/calculator.mjs", lambda route: route.fulfill(body=empty, content_type="text/javascript")
+        "**/calculator.mjs*",
+        lambda route: route.fulfill(body=empty, content_type="text/javascript"),
     )
     page.goto(server.url(page_path("en", "pipeline-bubble")))
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import gzip
 import hashlib
+import importlib.metadata
 import importlib.util
 import io
 import json
@@ -128,6 +129,16 @@ def test_every_file_of_the_served_wheel_matches_its_record(served_wheel: bytes) 
         expected = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
         assert digest == f"sha256={expected.decode()}", name
         assert int(size) == len(data), name
+
+
+def test_a_kept_gzip_stream_is_made_again_for_another_zopfli(
+    served_file: tuple[str, bytes], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cache is keyed by what packs the bytes too, not by the bytes alone."""
+    assert engine.served_wheel(ROOT, cache=tmp_path) == served_file
+    monkeypatch.setattr(importlib.metadata, "version", lambda name: f"{name} 0.0.1")
+    assert engine.served_wheel(ROOT, cache=tmp_path) == served_file
+    assert len(list(tmp_path.iterdir())) == 2
 
 
 def test_a_zip_that_is_no_wheel_is_refused() -> None:

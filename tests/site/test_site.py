@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -225,12 +226,31 @@ def test_engine_files_are_in_the_site_with_a_hashed_wheel(site: Path) -> None:
     base = site / "fr" / "pipeline-bubble"
     assert list(metas) == ["calc:inputs", "calc:worker", *(f"calc:{name}" for name in HEAD_URLS)]
     for name in ("calc:worker", *(f"calc:{name}" for name in HEAD_URLS)):
-        assert (base / metas[name]).resolve().is_file(), name
+        assert (base / urlsplit(metas[name]).path).resolve().is_file(), name
     assert re.search(r"assets/engine/[0-9a-f]{16}/[^/]+\.whl\.gz$", metas["calc:wheel"])
     assert metas["calc:stdlib"].endswith(f"/{SITE_STDLIB}")
     assert metas["calc:lock"].endswith(f"/{LOCK}")
     runtime = (base / metas["calc:pyodide"]).resolve().parent
     assert sorted(path.name for path in runtime.iterdir()) == sorted(RUNTIME_FILES)
+
+
+def _is_page_script(attrs: dict[str, str]) -> bool:
+    """Whether a ``<script>`` is the calculators' page script, whatever its query."""
+    return urlsplit(attrs.get("src", "")).path.endswith("/calculator.mjs")
+
+
+def test_the_page_script_and_the_worker_are_named_by_their_content(site: Path) -> None:
+    """A page built after a change never meets the previous script or worker from a cache."""
+    document = page(site, "fr", "pipeline-bubble")
+    (worker,) = (m for m in document.find_all("meta") if m.attrs.get("name") == "calc:worker")
+    (script,) = (s for s in document.find_all("script") if _is_page_script(s.attrs))
+    prefetched = {link.attrs["href"] for link in document.find_all("link") if "href" in link.attrs}
+    for url in (worker.attrs["content"], script.attrs["src"]):
+        parts = urlsplit(url)
+        source = ROOT / "overrides" / "assets" / "javascripts" / parts.path.rsplit("/", 1)[-1]
+        assert parts.query == f"v={hashlib.sha256(source.read_bytes()).hexdigest()[:12]}", url
+    # A shared link's prefetch asks for the very URL the worker is started from.
+    assert worker.attrs["content"] in prefetched
 
 
 def test_no_script_names_an_engine_file_the_build_names() -> None:
@@ -250,12 +270,8 @@ def test_only_pages_with_a_form_load_the_engine_from_the_head(
     document = page(site, language, path)
     head = Document(document.html.partition("</head>")[0])
     forms = document.find_all("form", data_calc=True)
-    everywhere = [
-        s for s in document.find_all("script") if s.attrs.get("src", "").endswith("calculator.mjs")
-    ]
-    scripts = [
-        s for s in head.find_all("script") if s.attrs.get("src", "").endswith("calculator.mjs")
-    ]
+    everywhere = [s for s in document.find_all("script") if _is_page_script(s.attrs)]
+    scripts = [s for s in head.find_all("script") if _is_page_script(s.attrs)]
     inputs = head.find_all("meta", name="calc:inputs")
     if not forms:
         assert everywhere == []

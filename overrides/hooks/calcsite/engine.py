@@ -11,13 +11,13 @@ the worker passes them to loadPyodide's ``stdLibURL`` and ``lockFileURL``):
 
 - ``python_stdlib.zip.gz``: the standard library files the engine imports
   (listed in :mod:`calcsite.stdlib_files`, recorded by running the core's cases
-  in Pyodide), compiled by Pyodide's Python (:mod:`calcsite.slim`): 2.3 MB
-  instead of 2.5 MB, and no Python source to compile as Python starts;
+  in Pyodide), compiled by Pyodide's Python (:mod:`calcsite.slim`), so that
+  Python has no source to compile as it starts;
 - ``pyodide-lock.json``: a package index with no package, since the page installs
   none: the npm package's ``info`` (which Pyodide checks) and nothing else.
 
 The wheel and the standard library travel as one gzip stream each, which the
-worker inflates (:mod:`calcsite.gzipped`): 0.64 MB for the standard library.
+worker inflates (:mod:`calcsite.gzipped`, which gives their sizes).
 The runtime's URL carries its version; the engine folder's a hash of its files,
 so a new release is never masked by a cached old one. The self-hosted runtime
 folder is a copy of the npm package's runtime, whole, as a CDN serves it: its
@@ -64,6 +64,7 @@ __all__ = [
     "served_wheel",
     "stdlib_archive",
     "unlisted_imports",
+    "versioned",
     "without_description",
 ]
 
@@ -125,6 +126,24 @@ class Engine:
             *(f"{runtime}/{name}" for name in PAGE_RUNTIME),
             *(f"{self.engine_dir}/{name}" for name in self.files),
         )
+
+
+def versioned(path: str, root: Path) -> str:
+    """``path`` (relative to the site root) with a query naming its content: ``?v=`` and a hash.
+
+    The page script and the worker keep their file names, while GitHub Pages
+    lets a browser reuse what it fetched for ten minutes: a page built after
+    a change would otherwise meet the previous worker, which may not read the
+    engine files it names. ``root`` is the folder the file is copied from
+    (the theme's ``custom_dir``).
+
+    Raises:
+        EngineError: If the file is not in ``root``.
+    """
+    source = root / path
+    if not source.is_file():
+        raise EngineError(f"{source} not found")
+    return f"{path}?v={hashlib.sha256(source.read_bytes()).hexdigest()[:12]}"
 
 
 def pyodide_version(package_dir: Path) -> str:
@@ -364,6 +383,9 @@ def served_wheel(project_root: Path, cache: Path | None = None) -> tuple[str, by
 
     Returns:
         Its file name (the wheel's, with :data:`gzipped.SUFFIX`) and its bytes.
+
+    Raises:
+        EngineError: If hatchling's wheel is not a plain zip with METADATA and RECORD.
     """
     name, wheel = build_wheel(project_root)
     served = mark_names_utf8(gzipped.stored(without_description(wheel)))

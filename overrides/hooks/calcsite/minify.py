@@ -38,6 +38,10 @@ def own_assets(overrides: Path, site: Path) -> list[Path]:
 
     Derived from the theme override folder, so that a new script is minified
     without being listed anywhere.
+
+    Args:
+        overrides: The theme's ``custom_dir``, which holds ``assets/``.
+        site: The built site, where MkDocs copied them.
     """
     assets = overrides / "assets"
     return [
@@ -52,6 +56,10 @@ def minify(files: list[Path], esbuild: Path) -> list[Path]:
 
     Files that already end with their source map's comment are left as they
     are, so that running it twice changes nothing.
+
+    Args:
+        files: The scripts and stylesheets to minify (``.js``, ``.mjs``, ``.css``).
+        esbuild: The ``esbuild`` command, from ``node_modules/.bin``.
 
     Returns:
         The files minified by this call.
