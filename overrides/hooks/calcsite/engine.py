@@ -338,8 +338,10 @@ def _cached(folder: Path, name: str, make: Callable[[], bytes]) -> bytes:
     return data
 
 
-def without_description(wheel: bytes) -> bytes:
-    """The ``wheel`` less its long description: the README that its METADATA ends with.
+def without_description(wheel: bytes) -> dict[str, bytes]:
+    """The ``wheel``'s METADATA and RECORD, by name, less its long description.
+
+    The long description is the README that METADATA ends with.
 
     pip shows it; the page's Python never reads it, and it was an eighth of
     the wheel that every reader downloads (4.7 kB of 38 kB, gzip). METADATA
@@ -366,16 +368,7 @@ def without_description(wheel: bytes) -> bytes:
         else line
         for line in source.read(record).decode("utf-8").splitlines()
     ]
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
-        for entry in source.infolist():
-            data = source.read(entry)
-            if entry.filename == described:
-                data = headers
-            elif entry.filename == record:
-                data = ("\n".join(lines) + "\n").encode("utf-8")
-            target.writestr(entry, data)
-    return out.getvalue()
+    return {described: headers, record: ("\n".join(lines) + "\n").encode("utf-8")}
 
 
 def served_wheel(project_root: Path, cache: Path | None = None) -> tuple[str, bytes]:
@@ -388,7 +381,7 @@ def served_wheel(project_root: Path, cache: Path | None = None) -> tuple[str, by
         EngineError: If hatchling's wheel is not a plain zip with METADATA and RECORD.
     """
     name, wheel = build_wheel(project_root)
-    served = mark_names_utf8(gzipped.stored(without_description(wheel)))
+    served = mark_names_utf8(gzipped.stored(wheel, without_description(wheel)))
     return name + gzipped.SUFFIX, _gzipped(served, cache or project_root / CACHE, "wheel")
 
 

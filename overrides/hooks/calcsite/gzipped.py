@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+from collections.abc import Mapping
 
 import zopfli.gzip
 
@@ -33,15 +34,18 @@ ITERATIONS = 15
 """Zopfli's passes: its default; more gain less than 0.01 % here, for seconds of build."""
 
 
-def stored(archive: bytes) -> bytes:
+def stored(archive: bytes, replaced: Mapping[str, bytes] | None = None) -> bytes:
     """The zip ``archive`` with every file stored uncompressed.
 
-    Names, order, dates, permissions and flags are kept; only the compression
-    method, sizes and offsets change.
+    Names, order, dates and permissions are kept; the files named in
+    ``replaced`` get its bytes instead of theirs. Python's zipfile writes each
+    entry's flags afresh: :func:`calcsite.engine.mark_names_utf8` sets the one
+    the site needs afterwards.
 
     Raises:
         zipfile.BadZipFile: If ``archive`` is not a zip file.
     """
+    replaced = replaced or {}
     source = zipfile.ZipFile(io.BytesIO(archive))
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as target:
@@ -49,10 +53,9 @@ def stored(archive: bytes) -> bytes:
             copy = zipfile.ZipInfo(entry.filename, entry.date_time)
             copy.external_attr = entry.external_attr
             copy.create_system = entry.create_system
-            # Bit 11 (UTF-8 names) is kept; bit 3 (sizes after the data) is for streamed writes.
-            copy.flag_bits = entry.flag_bits & ~0x08
             copy.compress_type = zipfile.ZIP_STORED
-            target.writestr(copy, source.read(entry))
+            data = replaced.get(entry.filename)
+            target.writestr(copy, source.read(entry) if data is None else data)
     return out.getvalue()
 
 
