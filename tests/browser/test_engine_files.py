@@ -19,7 +19,7 @@ from playwright.sync_api import Page, Route
 from tests.support.server import Server
 
 from .conftest import Recorder
-from .expected import page_path
+from .expected import StaticForm, page_path
 from .test_live import (
     BOOT_TIMEOUT_MS,
     FAILED,
@@ -34,6 +34,15 @@ FAST_S = 20
 """Well within the page's 30 s boot deadline, even on a loaded machine."""
 
 
+def fails_fast_to_the_example(page: Page, url: str, forms: list[StaticForm], language: str) -> None:
+    """Open ``url``: its engine fails within :data:`FAST_S`, and the page shows its example."""
+    started = time.monotonic()
+    page.goto(url)
+    page.wait_for_function(FAILED, timeout=BOOT_TIMEOUT_MS)
+    assert time.monotonic() - started < FAST_S
+    assert_example_restored(page, forms, language)
+
+
 @pytest.mark.parametrize("missing", [SITE_STDLIB, LOCK])
 def test_a_missing_site_engine_file_fails_fast_to_the_example(
     page: Page, server: Server, recorder: Recorder, missing: str
@@ -42,11 +51,8 @@ def test_a_missing_site_engine_file_fails_fast_to_the_example(
     language, slug = "fr", "pipeline-bubble"
     forms = forms_of(server, language, slug)
     page.route(f"**/assets/engine/*/{missing}", lambda route: route.fulfill(status=404))
-    started = time.monotonic()
-    page.goto(server.url(page_path(language, slug)) + "?stages=6")
-    page.wait_for_function(FAILED, timeout=BOOT_TIMEOUT_MS)
-    assert time.monotonic() - started < FAST_S
-    assert_example_restored(page, forms, language)
+    url = server.url(page_path(language, slug)) + "?stages=6"
+    fails_fast_to_the_example(page, url, forms, language)
 
 
 @pytest.mark.parametrize("archive", ["*.whl.gz", SITE_STDLIB])
@@ -63,11 +69,8 @@ def test_a_damaged_archive_fails_fast_to_the_example(
         route.fulfill(status=200, body=body[: len(body) // 2], content_type="application/gzip")
 
     page.route(f"**/assets/engine/*/{archive}", cut)
-    started = time.monotonic()
-    page.goto(server.url(page_path(language, slug)) + "?micro_batch=4")
-    page.wait_for_function(FAILED, timeout=BOOT_TIMEOUT_MS)
-    assert time.monotonic() - started < FAST_S
-    assert_example_restored(page, forms, language)
+    url = server.url(page_path(language, slug)) + "?micro_batch=4"
+    fails_fast_to_the_example(page, url, forms, language)
 
 
 def test_archives_that_arrive_inflated_are_used_as_they_come(page: Page, server: Server) -> None:

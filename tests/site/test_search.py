@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -100,41 +102,57 @@ def test_what_readers_call_their_hardware_is_found(site: Path, language: str) ->
     assert "" in _pages_with(site, language, "TPU"), "the home page's glossary names TPUs"
 
 
+@dataclass(frozen=True)
+class Rewrite:
+    """One of the bundle's rewrites, and a bundle to try it on."""
+
+    rewrite: Callable[[Path], bool]
+    around: str
+    """Material's text around the string; ``@`` stands for it."""
+    eager: str
+    lazy: str
+    other: str
+    """A bundle of another theme, without the string."""
+
+
+REWRITES = [
+    pytest.param(
+        Rewrite(index_on_first_search, "a(@,b);", EAGER, ON_FIRST_SEARCH, "a(b);"), id="index"
+    ),
+    pytest.param(
+        Rewrite(
+            worker_on_first_search,
+            "function Mn(e,t=@){}",
+            EAGER_WORKER,
+            WORKER_ON_FIRST_SEARCH,
+            "function Mn(e,t=new Worker(n)){}",
+        ),
+        id="worker",
+    ),
+]
+
+
+@pytest.mark.parametrize("case", REWRITES)
 def test_the_bundle_waits_for_the_first_search_once_and_refuses_another_theme(
-    tmp_path: Path,
+    tmp_path: Path, case: Rewrite
 ) -> None:
     bundle = tmp_path / "bundle.min.js"
-    bundle.write_text(f"a({EAGER},b);", encoding="utf-8")
-    assert index_on_first_search(bundle)
-    assert bundle.read_text(encoding="utf-8") == f"a({ON_FIRST_SEARCH},b);"
-    assert not index_on_first_search(bundle)
-    assert len(ON_FIRST_SEARCH) == len(EAGER)  # the source map's columns hold
-    for text in ("a(b);", f"{EAGER};{EAGER}"):
+    bundle.write_text(case.around.replace("@", case.eager), encoding="utf-8")
+    assert case.rewrite(bundle)
+    assert bundle.read_text(encoding="utf-8") == case.around.replace("@", case.lazy)
+    assert not case.rewrite(bundle)
+    assert len(case.lazy) == len(case.eager)  # the source map's columns hold
+    for text in (case.other, f"{case.eager};{case.eager}"):
         bundle.write_text(text, encoding="utf-8")
         with pytest.raises(SearchError, match="expected"):
-            index_on_first_search(bundle)
+            case.rewrite(bundle)
+        assert bundle.read_text(encoding="utf-8") == text  # refused: left as it was
 
 
 def test_the_built_bundle_fetches_the_index_on_the_first_search(site: Path) -> None:
     text = theme_bundle(site).read_text(encoding="utf-8")
     assert EAGER not in text
     assert text.count(ON_FIRST_SEARCH) == 1
-
-
-def test_the_bundle_starts_its_worker_on_the_first_search_once_and_refuses_another_theme(
-    tmp_path: Path,
-) -> None:
-    bundle = tmp_path / "bundle.min.js"
-    bundle.write_text(f"function Mn(e,t={EAGER_WORKER}){{}}", encoding="utf-8")
-    assert worker_on_first_search(bundle)
-    assert bundle.read_text(encoding="utf-8") == f"function Mn(e,t={WORKER_ON_FIRST_SEARCH}){{}}"
-    assert not worker_on_first_search(bundle)
-    assert len(WORKER_ON_FIRST_SEARCH) == len(EAGER_WORKER)  # the source map's columns hold
-    for text in ("function Mn(e,t=new Worker(n)){}", f"{EAGER_WORKER};{EAGER_WORKER}"):
-        bundle.write_text(text, encoding="utf-8")
-        with pytest.raises(SearchError, match="expected"):
-            worker_on_first_search(bundle)
-        assert bundle.read_text(encoding="utf-8") == text  # refused: left as it was
 
 
 def test_the_built_bundle_constructs_the_stand_in_that_theme_start_defines(site: Path) -> None:
