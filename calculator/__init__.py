@@ -1,8 +1,8 @@
 """Calculators for data-parallel training: one core for the site, the browser and the shell.
 
 The public API: the declarations (:class:`Calculator`, :class:`Mode`,
-:class:`Input`, :class:`Output`), the registry (:data:`CALCULATORS`,
-:func:`get`), :func:`run` to compute from raw values, and :func:`evaluate`, the
+:class:`Input`, :class:`Choice` and its :class:`Option`, :class:`Output`), the
+registry (:data:`CALCULATORS`, :func:`get`), :func:`run` to compute from raw values, and :func:`evaluate`, the
 JSON boundary the browser uses. Standard library only, so that it runs
 unchanged under Pyodide.
 """
@@ -20,18 +20,20 @@ from .errors import (
     UnknownCalculatorError,
 )
 from .registry import CALCULATORS, get
-from .spec import Calculator, Input, Mode, Output, Result
+from .spec import Calculator, Choice, Input, Mode, Option, Output, Result
 from .web import evaluate
 
 __all__ = [
     "CALCULATORS",
     "Calculator",
     "CalculatorError",
+    "Choice",
     "ComputeError",
     "Input",
     "InputError",
     "InvalidInputs",
     "Mode",
+    "Option",
     "Output",
     "Result",
     "SpecError",

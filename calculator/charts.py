@@ -203,6 +203,14 @@ PLAIN = Notation(decimal=".", group=",")
 """The notation of a chart drawn without one: English's."""
 
 
+def _input(values: Mapping[str, Value | str | None], name: str) -> Value:
+    """The number entered for ``name``: 0 for an empty optional field."""
+    value = values[name]
+    if isinstance(value, str):
+        raise TypeError(f"{name} is a choice, not a number")
+    return value or 0
+
+
 def _fraction(value: Value | Fraction) -> Fraction:
     """``value`` as the decimal it was written as (``0.3`` is 3/10), or exactly."""
     return Fraction(repr(value)) if isinstance(value, float) else Fraction(value)
@@ -499,7 +507,7 @@ def _rows_at(x_axis: _Axis, devices: int) -> list[int]:
 
 
 def scaling(
-    mode: str, values: Mapping[str, Value | None], labels: Labels, notation: Notation
+    mode: str, values: Mapping[str, Value | str | None], labels: Labels, notation: Notation
 ) -> str:
     """Throughput against the number of devices, for one mode of data-parallel scaling.
 
@@ -518,7 +526,7 @@ def scaling(
         which Ê falls as d grows, and the line at a constant Ê for comparison.
     """
     numbers = _Numbers(notation, labels)
-    devices = int(values["devices"] or 0)
+    devices = int(_input(values, "devices"))
     x_top = max(Fraction(devices * 5, 4), Fraction(2))
     x_axis = _fitting_axis(x_top, Fraction(_RIGHT - _LEFT), numbers)
     plot = {"predict": _predict_plot, "measure": _measure_plot, "estimate": _estimate_plot}[mode](
@@ -553,10 +561,10 @@ def _throughput_rows(
 
 
 def _predict_plot(
-    values: Mapping[str, Value | None], labels: Labels, numbers: _Numbers, x_axis: _Axis
+    values: Mapping[str, Value | str | None], labels: Labels, numbers: _Numbers, x_axis: _Axis
 ) -> _LinePlot:
-    devices, throughput = int(values["devices"] or 0), _fraction(values["throughput"] or 0)
-    efficiency = _fraction(values["efficiency"] or 0)
+    devices, throughput = int(_input(values, "devices")), _fraction(_input(values, "throughput"))
+    efficiency = _fraction(_input(values, "efficiency"))
     result = predict(
         devices=devices,
         throughput=float(values["throughput"] or 0),
@@ -589,10 +597,10 @@ def _predict_plot(
 
 
 def _measure_plot(
-    values: Mapping[str, Value | None], labels: Labels, numbers: _Numbers, x_axis: _Axis
+    values: Mapping[str, Value | str | None], labels: Labels, numbers: _Numbers, x_axis: _Axis
 ) -> _LinePlot:
-    devices, throughput = int(values["devices"] or 0), _fraction(values["throughput"] or 0)
-    measured = _fraction(values["measured"] or 0)
+    devices, throughput = int(_input(values, "devices")), _fraction(_input(values, "throughput"))
+    measured = _fraction(_input(values, "measured"))
     result = measure(
         devices=devices,
         throughput=float(values["throughput"] or 0),
@@ -687,9 +695,9 @@ _SAMPLES = 48
 
 
 def _estimate_plot(
-    values: Mapping[str, Value | None], labels: Labels, numbers: _Numbers, x_axis: _Axis
+    values: Mapping[str, Value | str | None], labels: Labels, numbers: _Numbers, x_axis: _Axis
 ) -> _LinePlot:
-    devices = int(values["devices"] or 0)
+    devices = int(_input(values, "devices"))
     given: dict[str, Any] = {name: value for name, value in values.items() if value is not None}
 
     def at(count: int) -> Mapping[str, Value | None]:
@@ -1007,7 +1015,7 @@ class _Schedule:
 
 
 def schedule(
-    mode: str, values: Mapping[str, Value | None], labels: Labels, notation: Notation
+    mode: str, values: Mapping[str, Value | str | None], labels: Labels, notation: Notation
 ) -> str:
     """The schedule of a synchronous pipeline, stages × time, with its bubbles.
 
@@ -1073,7 +1081,7 @@ def schedule(
 
 # ---------------------------------------------------------------- registry
 
-Chart = Callable[[str, Mapping[str, Value | None], Labels, Notation], str]
+Chart = Callable[[str, Mapping[str, Value | str | None], Labels, Notation], str]
 
 CHARTS: Mapping[str, Chart] = MappingProxyType(
     {"data-parallel-scaling": scaling, "pipeline-bubble": schedule}
@@ -1084,7 +1092,7 @@ CHARTS: Mapping[str, Chart] = MappingProxyType(
 def render(
     slug: str,
     mode: str,
-    values: Mapping[str, Value | None],
+    values: Mapping[str, Value | str | None],
     labels: Labels | None = None,
     notation: Notation | None = None,
 ) -> str | None:

@@ -16,7 +16,7 @@ from decimal import Decimal
 from . import __version__
 from .errors import WARNINGS, english
 from .registry import CALCULATORS
-from .spec import SIGNS, Calculator, Input, Mode, Output, unit_for
+from .spec import SIGNS, Calculator, Choice, Input, Mode, Output, unit_for
 from .web import evaluate
 
 __all__ = ["main"]
@@ -95,12 +95,11 @@ def _mode_parser(
     parser.set_defaults(calculator=calculator, mode=mode)
     group = parser.add_argument_group("inputs")
     for spec in mode.inputs:
-        group.add_argument(
-            "--" + spec.name.replace("_", "-"),
-            dest=spec.name,
-            metavar=_metavar(spec),
-            help=_input_help(spec),
-        )
+        flag = "--" + spec.name.replace("_", "-")
+        if isinstance(spec, Choice):
+            group.add_argument(flag, dest=spec.name, choices=spec.values, help=_choice_help(spec))
+        else:
+            group.add_argument(flag, dest=spec.name, metavar=_metavar(spec), help=_input_help(spec))
     parser.add_argument("--json", action="store_true", help="print the browser boundary's JSON")
 
 
@@ -122,6 +121,12 @@ def _input_help(spec: Input) -> str:
     optional = ", optional" if spec.optional else ""
     # argparse expands %-sequences in help; a literal percent sign must be doubled.
     text = f"{spec.label}{unit}: {spec.help} ({bounds}{optional}; default {default})"
+    return text.replace("%", "%%")
+
+
+def _choice_help(spec: Choice) -> str:
+    options = "; ".join(f"{option.value}: {option.label}" for option in spec.options)
+    text = f"{spec.label}: {spec.help} ({options}; default {spec.default})"
     return text.replace("%", "%%")
 
 

@@ -117,6 +117,11 @@ ERRORS: Mapping[str, str] = MappingProxyType(
         "not_above_minimum": "must be greater than {bound}",
         "above_maximum": "must be at most {bound}",
         "not_divisible": "must be a multiple of {bound}",
+        "not_a_choice": "not one of the listed choices",
+        "tree_allreduce_only": (
+            "NCCL has a tree for all-reduce only: with sharding, the reduce-scatter and "
+            "all-gather run as rings"
+        ),
         "unknown_field": "not an input of this calculator",
         "unknown_mode": "no such mode",
         "unknown_calculator": "no such calculator",
@@ -132,7 +137,8 @@ WARNINGS: Mapping[str, str] = MappingProxyType(
             "efficiency above 100 % (super-linear scaling): check the single-device baseline"
         ),
         "latency_bound": (
-            "latency exceeds bandwidth time in the all-reduce: fewer, larger buckets would cut it"
+            "latency exceeds bandwidth time in the all-reduce: fewer, larger buckets would cut "
+            "it, and across many nodes NCCL would run such calls as a tree (--algorithm tree)"
         ),
     }
 )

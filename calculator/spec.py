@@ -20,8 +20,11 @@ __all__ = [
     "SIGNS",
     "UNITS",
     "Calculator",
+    "Choice",
+    "Field",
     "Input",
     "Mode",
+    "Option",
     "Output",
     "Result",
     "Style",
@@ -30,7 +33,7 @@ __all__ = [
 ]
 
 Value = int | float
-"""A parsed input value or a computed output value."""
+"""A number: a parsed numeric input or a computed output value."""
 
 Style = Literal["number", "percent", "multiplier"]
 """How an output is displayed: a plain number, a percentage, or a factor (57.6×)."""
@@ -150,6 +153,66 @@ class Input:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Option:
+    """One value a :class:`Choice` offers."""
+
+    value: str
+    """Stable public value, used in the form, the URL, the CLI and JSON."""
+    label: str
+    """Short English label; the site translates it."""
+
+    def __post_init__(self) -> None:
+        if not _SLUG.match(self.value) and not _CHOICE_VALUE.match(self.value):
+            raise SpecError(f"option value {self.value!r} must be kebab-case or a whole number")
+        if not self.label:
+            raise SpecError(f"option {self.value!r} needs a label")
+
+
+_CHOICE_VALUE = re.compile(r"[0-9]+\Z")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Choice:
+    """One field whose value is one of a few named options (a ``<select>`` in the form)."""
+
+    name: str
+    """Stable public name, used in the form, the URL, the CLI and JSON."""
+    label: str
+    """Short English label; the site translates it."""
+    options: tuple[Option, ...]
+    """What the reader may pick, in display order."""
+    default: str
+    """The value of the pre-rendered example: one of the options' values."""
+    help: str = ""
+    """One English sentence for ``--help`` and the reference."""
+
+    def __post_init__(self) -> None:
+        if not _NAME.match(self.name) or self.name in _RESERVED:
+            raise SpecError(f"input name {self.name!r} must be snake_case and not reserved")
+        values = self.values
+        if len(values) < 2 or len(set(values)) != len(values):
+            raise SpecError(f"{self.name}: a choice needs two or more distinct options")
+        if self.default not in values:
+            raise SpecError(f"{self.name}: default {self.default!r} is not one of {values}")
+
+    @property
+    def values(self) -> tuple[str, ...]:
+        """The options' public values, in display order."""
+        return tuple(option.value for option in self.options)
+
+    def option(self, value: str) -> Option:
+        """Return the option whose value is ``value``."""
+        for option in self.options:
+            if option.value == value:
+                return option
+        raise KeyError(value)
+
+
+Field = Input | Choice
+"""Anything a reader fills in: a number (:class:`Input`) or a pick (:class:`Choice`)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Output:
     """One result a calculator shows."""
 
@@ -209,7 +272,7 @@ class Mode:
     """Stable public name (``predict``, ``measure``...), used with ``mode=``."""
     label: str
     """Short English title; the site translates it."""
-    inputs: tuple[Input, ...]
+    inputs: tuple[Field, ...]
     """The fields, in form order."""
     outputs: tuple[Output, ...]
     """The results, in display order."""
@@ -231,18 +294,18 @@ class Mode:
         if self.groups and sorted(grouped) != sorted(names):
             raise SpecError(f"mode {self.name}: groups must list every input exactly once")
 
-    def input(self, name: str) -> Input:
+    def input(self, name: str) -> Field:
         """Return the input called ``name``."""
         for item in self.inputs:
             if item.name == name:
                 return item
         raise KeyError(name)
 
-    def defaults(self) -> dict[str, Value | None]:
+    def defaults(self) -> dict[str, Value | str | None]:
         """Return the pre-rendered example's values, by input name."""
         return {item.name: item.default for item in self.inputs}
 
-    def input_groups(self) -> tuple[tuple[str, tuple[Input, ...]], ...]:
+    def input_groups(self) -> tuple[tuple[str, tuple[Field, ...]], ...]:
         """Return the inputs grouped for display; one unnamed group if none declared."""
         if not self.groups:
             return (("", self.inputs),)

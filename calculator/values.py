@@ -1,4 +1,4 @@
-"""Turning raw field values (text from a form, a URL or a shell) into numbers.
+"""Turning raw field values (text from a form, a URL or a shell) into numbers and choices.
 
 Parsing is strict on purpose: Python's ``float`` accepts ``nan``, ``inf``,
 ``1_000`` and non-ASCII digits, none of which a reader means as a device count.
@@ -12,9 +12,9 @@ import re
 from collections.abc import Mapping
 
 from .errors import InputError, InvalidInputs
-from .spec import Input, Mode, Value
+from .spec import Choice, Field, Input, Mode, Value
 
-__all__ = ["parse_inputs", "parse_value"]
+__all__ = ["parse_choice", "parse_inputs", "parse_value"]
 
 _NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
 _INTEGER = re.compile(r"[+-]?[0-9]+\Z")
@@ -80,7 +80,28 @@ def _to_number(spec: Input, raw: object) -> Value | None:
     return float(text)
 
 
-def parse_inputs(mode: Mode, raw: Mapping[str, object]) -> dict[str, Value | None]:
+def parse_choice(spec: Choice, raw: object) -> str:
+    """Parse one raw value against a choice's declaration.
+
+    The value must be one of the options' public values, exactly: a choice is
+    picked from a list, so a near miss is a mistake to report, not to guess.
+
+    Raises:
+        InputError: With code ``required`` for an empty value, ``not_a_choice``
+            for anything else that is not an option's value.
+    """
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        raise InputError(spec.name, "required")
+    if isinstance(raw, str) and raw.strip() in spec.values:
+        return raw.strip()
+    raise InputError(spec.name, "not_a_choice")
+
+
+def _parse(spec: Field, raw: object) -> Value | str | None:
+    return parse_choice(spec, raw) if isinstance(spec, Choice) else parse_value(spec, raw)
+
+
+def parse_inputs(mode: Mode, raw: Mapping[str, object]) -> dict[str, Value | str | None]:
     """Parse every input of ``mode`` from ``raw``, reporting all bad fields at once.
 
     Missing keys count as empty fields. Keys that are not inputs of the mode are
@@ -90,11 +111,11 @@ def parse_inputs(mode: Mode, raw: Mapping[str, object]) -> dict[str, Value | Non
     Raises:
         InvalidInputs: One :class:`InputError` per bad field.
     """
-    values: dict[str, Value | None] = {}
+    values: dict[str, Value | str | None] = {}
     errors: list[InputError] = []
     for spec in mode.inputs:
         try:
-            values[spec.name] = parse_value(spec, raw.get(spec.name))
+            values[spec.name] = _parse(spec, raw.get(spec.name))
         except InputError as error:
             errors.append(error)
     known = {spec.name for spec in mode.inputs}

@@ -15,7 +15,7 @@ from .engine import display_decimal, run
 from .errors import CalculatorError, InvalidInputs, UnknownCalculatorError
 from .notation import Notation, localise
 from .registry import get
-from .spec import Mode
+from .spec import Input, Mode
 from .values import parse_inputs
 
 __all__ = ["evaluate"]
@@ -90,7 +90,9 @@ def _evaluate(  # noqa: PLR0911 -- one early reply per kind of bad request
             language = Notation.from_json(notation)
         except CalculatorError:
             return _errors(reply, [{"field": None, "code": "bad_request", "bound": None}])
-        raw, notes = localise(tuple(spec.name for spec in mode.inputs), raw, language)
+        numbers = tuple(spec.name for spec in mode.inputs if isinstance(spec, Input))
+        raw, notes = localise(numbers, raw, language)
+        # A choice's value is already plain: it is the same word in every language.
         reply["plain"] = {
             spec.name: value if isinstance(value := raw.get(spec.name), str) else None
             for spec in mode.inputs

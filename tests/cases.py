@@ -177,10 +177,14 @@ _DP_EST: dict[str, object] = {
     "mode": "estimate",
     "parameters": "1e9",
     "bytes_per_value": "2",
-    "devices": "64",
-    "bus_bandwidth": "50",
-    "latency": "0",
     "bucket_size": "25",
+    "sharding": "none",
+    "devices": "64",
+    "devices_per_node": "8",
+    "bus_bandwidth": "50",
+    "algorithm": "ring",
+    "latency": "0",
+    "network_latency": "0",
     "compute_time": "1000",
     "overlap": "0",
 }
@@ -379,8 +383,9 @@ KNOWN: tuple[Known, ...] = (
     _pipeline((1, 1, 1), 0, 0, ["0", "0", "1"]),
     _pipeline((8, 1, 1), 700, 87.5, ["7", "0.875", "0.125"]),
     _pipeline((4, 6, 1), 50, 300 / 9, ["0.5", "0.3333", "0.6667"]),
-    # Data-parallel scaling, estimated: T = 2(d−1)/d · P·b / B + k · 2(d−1) · α,
-    # X = max(0, T − o·C), E = C / (C + X).
+    # Data-parallel scaling, estimated: T = f · 2(d−1)/d · P·b / B + f · k · L,
+    # X = max(0, T − o·C), E = C / (C + X); L = 2(d−1)·α on one node, and the same
+    # whenever α_net = α (the cases below that set both say so).
     _estimate(
         "reference-1e9-bf16-64-devices-50-gbps",
         {},
@@ -392,10 +397,14 @@ KNOWN: tuple[Known, ...] = (
         {
             "parameters": 1_000_000_000,
             "bytes_per_value": 2,
-            "devices": 64,
-            "bus_bandwidth": 50.0,
-            "latency": 0,
             "bucket_size": 25,
+            "sharding": "none",
+            "devices": 64,
+            "devices_per_node": 8,
+            "bus_bandwidth": 50.0,
+            "algorithm": "ring",
+            "latency": 0,
+            "network_latency": 0,
             "compute_time": 1000,
             "overlap": 0,
         },
@@ -418,6 +427,7 @@ KNOWN: tuple[Known, ...] = (
             "devices": "512",
             "bus_bandwidth": "100",
             "latency": "5",
+            "network_latency": "5",
             "bucket_size": "1",
             "compute_time": "500",
         },
@@ -442,6 +452,7 @@ KNOWN: tuple[Known, ...] = (
             "devices": "512",
             "bus_bandwidth": "100",
             "latency": "5",
+            "network_latency": "5",
             "bucket_size": "0",
             "compute_time": "500",
         },
@@ -463,7 +474,7 @@ KNOWN: tuple[Known, ...] = (
     _estimate(
         # Bucket size 0: the whole 2 GB in one call, 2·63 steps of 10 µs.
         "bucket-size-0-one-call",
-        {"latency": "10", "bucket_size": "0"},
+        {"latency": "10", "network_latency": "10", "bucket_size": "0"},
         (1, 78.75, 1.26, 80.01, 80.01, 100_000 / 1080.01, 64_000 / 1080.01),
         ("1", "78.75", "1.26", "80.01", "80.01", "0.9259", "59.26"),
     ),
@@ -506,6 +517,7 @@ KNOWN: tuple[Known, ...] = (
             "devices": "10000000",
             "bus_bandwidth": "0.001",
             "latency": "1000000",
+            "network_latency": "1000000",
             "bucket_size": "1e-300",
             "compute_time": "0.001",
         },
@@ -527,6 +539,97 @@ KNOWN: tuple[Known, ...] = (
             "0",
             "0",
         ),
+        ("latency_bound",),
+    ),
+    _estimate(
+        # 1,024 devices as 128 nodes of 8, 80 calls of 25 MB. A ring pays 2·127 network steps
+        # of 14 µs and 2·896 NVLink steps of 3.4 µs per call: 3 556 + 6 092.8 = 9 648.8 µs.
+        "ring-across-128-nodes",
+        {"devices": "1024", "latency": "3.4", "network_latency": "14"},
+        (
+            80,
+            79.921875,
+            771.904,
+            851.825875,
+            851.825875,
+            100_000 / 1851.825875,
+            1_024_000 / 1851.825875,
+        ),
+        ("80", "79.922", "771.904", "851.826", "851.826", "0.54", "552.97"),
+        ("latency_bound",),
+    ),
+    _estimate(
+        # The same as a tree: 2·((8 − 1)·3.4 + log2(128)·14) = 243.6 µs per call.
+        "tree-across-128-nodes",
+        {"devices": "1024", "latency": "3.4", "network_latency": "14", "algorithm": "tree"},
+        (
+            80,
+            79.921875,
+            19.488,
+            99.409875,
+            99.409875,
+            100_000 / 1099.409875,
+            1_024_000 / 1099.409875,
+        ),
+        ("80", "79.922", "19.488", "99.41", "99.41", "0.9096", "931.4"),
+    ),
+    _estimate(
+        # On one node the tree and the ring both pay 2(d−1) steps: 2·7·3.4 = 47.6 µs per call.
+        "tree-on-one-node-is-the-ring",
+        {"devices": "8", "latency": "3.4", "network_latency": "14", "algorithm": "tree"},
+        (80, 70.0, 3.808, 73.808, 73.808, 100_000 / 1073.808, 8000 / 1073.808),
+        ("80", "70", "3.808", "73.808", "73.808", "0.9313", "7.45"),
+    ),
+    _estimate(
+        # 12 devices over nodes of 8 are 2 nodes; NCCL's tree counts 12 // 2 = 6 per node:
+        # 2·(5·1 + 1·10) = 30 µs, against the ring's 2·1·10 + 2·10·1 = 40 µs.
+        "tree-with-a-partial-node",
+        {
+            "devices": "12",
+            "latency": "1",
+            "network_latency": "10",
+            "algorithm": "tree",
+            "bucket_size": "0",
+        },
+        (
+            1,
+            2e9 * 22 / 12 / 50e6,
+            0.03,
+            2e9 * 22 / 12 / 50e6 + 0.03,
+            2e9 * 22 / 12 / 50e6 + 0.03,
+            100_000 / (1000 + 2e9 * 22 / 12 / 50e6 + 0.03),
+            12_000 / (1000 + 2e9 * 22 / 12 / 50e6 + 0.03),
+        ),
+        ("1", "73.333", "0.03", "73.363", "73.363", "0.9316", "11.18"),
+    ),
+    _estimate(
+        "ring-with-a-partial-node",
+        {"devices": "12", "latency": "1", "network_latency": "10", "bucket_size": "0"},
+        (
+            1,
+            2e9 * 22 / 12 / 50e6,
+            0.04,
+            2e9 * 22 / 12 / 50e6 + 0.04,
+            2e9 * 22 / 12 / 50e6 + 0.04,
+            100_000 / (1000 + 2e9 * 22 / 12 / 50e6 + 0.04),
+            12_000 / (1000 + 2e9 * 22 / 12 / 50e6 + 0.04),
+        ),
+        ("1", "73.333", "0.04", "73.373", "73.373", "0.9316", "11.18"),
+    ),
+    _estimate(
+        # ZeRO-1 and ZeRO-2 move what an all-reduce moves: the reference, unchanged.
+        "zero-1-2-moves-the-all-reduce-bytes",
+        {"sharding": "zero-1-2"},
+        (80, 78.75, 0.0, 78.75, 78.75, 100_000 / 1078.75, 64_000 / 1078.75),
+        ("80", "78.75", "0", "78.75", "78.75", "0.927", "59.33"),
+    ),
+    _estimate(
+        # ZeRO-3 moves 1.5 times the bytes, and pays 1.5 times the steps: 80 buckets of
+        # 2·63 steps of 10 µs are 100.8 ms as a ring, 151.2 ms under ZeRO-3.
+        "zero-3-moves-one-and-a-half-times",
+        {"sharding": "zero-3", "latency": "10", "network_latency": "10"},
+        (80, 118.125, 151.2, 269.325, 269.325, 100_000 / 1269.325, 64_000 / 1269.325),
+        ("80", "118.125", "151.2", "269.325", "269.325", "0.7878", "50.42"),
         ("latency_bound",),
     ),
 )
@@ -684,6 +787,32 @@ REFUSED: tuple[Refused, ...] = (
         "estimate",
         ("bus_bandwidth", "below_minimum", 0.001),
         ("latency", "below_minimum", 0),
+    ),
+    _error(
+        # NCCL has no tree for reduce-scatter and all-gather.
+        "dp-estimate-tree-with-sharding",
+        DP,
+        {**_DP_EST, "algorithm": "tree", "sharding": "zero-3"},
+        "estimate",
+        ("algorithm", "tree_allreduce_only", None),
+    ),
+    _error(
+        # A choice is one of its values as written: not a number, not another case.
+        "dp-estimate-not-a-choice",
+        DP,
+        {**_DP_EST, "algorithm": "Ring", "sharding": 3, "devices_per_node": "0"},
+        "estimate",
+        ("sharding", "not_a_choice", None),
+        ("devices_per_node", "below_minimum", 1),
+        ("algorithm", "not_a_choice", None),
+    ),
+    _error(
+        "dp-estimate-empty-choice",
+        DP,
+        {**_DP_EST, "algorithm": " ", "sharding": None},
+        "estimate",
+        ("sharding", "required", None),
+        ("algorithm", "required", None),
     ),
     _error(
         "dp-estimate-bad-values",
@@ -848,6 +977,10 @@ _FIELDS = (
     "bytes_per_value",
     "bus_bandwidth",
     "latency",
+    "network_latency",
+    "devices_per_node",
+    "algorithm",
+    "sharding",
     "bucket_size",
     "compute_time",
     "overlap",
@@ -915,13 +1048,18 @@ def _plausible(rng: random.Random, slug: str) -> dict[str, object]:
     if slug == DP:
         devices, throughput = rng.randrange(1, 5000), round(rng.uniform(0.1, 5000), 2)
         if rng.randrange(3) == 0:
+            tree = rng.randrange(3) == 0
             return {
                 "mode": "estimate",
                 "parameters": rng.choice((10**6, 10**8, 10**9, 7 * 10**9, 70 * 10**9)),
                 "bytes_per_value": rng.choice((2, 4)),
+                "sharding": "none" if tree else rng.choice(("none", "zero-1-2", "zero-3")),
                 "devices": devices,
+                "devices_per_node": rng.choice((1, 4, 8, 8, 72)),
                 "bus_bandwidth": round(rng.uniform(1, 500), rng.randrange(3)),
-                "latency": rng.choice((0, 3.4, 14, round(rng.uniform(0, 50), 1))),
+                "algorithm": "tree" if tree else "ring",
+                "latency": rng.choice((0, 3.4, 4, round(rng.uniform(0, 50), 1))),
+                "network_latency": rng.choice((0, 14, round(rng.uniform(0, 50), 1))),
                 "bucket_size": rng.choice((0, 1, 25, 26.2144, 100, round(rng.uniform(0, 500), 2))),
                 "compute_time": round(rng.uniform(1, 5000), 1),
                 "overlap": rng.choice((0, 50, 100, round(rng.uniform(0, 100), 1))),

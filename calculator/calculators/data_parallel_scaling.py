@@ -2,20 +2,23 @@
 
 Ideal throughput I = d·v, actual throughput A = I·E, speedup S = d·E. The
 measuring mode runs the model backwards: from a measured cluster throughput it
-recovers E = A / (d·v). The estimating mode derives a ceiling on E from a
-first-order model of a ring all-reduce of the gradients, which sees nothing but
-communication.
+recovers E = A / (d·v). The estimating mode derives E from a first-order model
+of the gradients' collectives (a ring or a tree, as NCCL prices them, with or
+without ZeRO sharding), which sees nothing but communication: a ceiling on the
+measured E as long as its inputs are not pessimistic.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from fractions import Fraction
+from types import MappingProxyType
 
 from ..errors import InputError, InvalidInputs
-from ..spec import Calculator, Input, Mode, Output, Result, Value
+from ..spec import Calculator, Choice, Input, Mode, Option, Output, Result, Value
 
-__all__ = ["CALCULATOR", "estimate", "measure", "predict"]
+__all__ = ["CALCULATOR", "SHARDING_TRAFFIC", "estimate", "measure", "predict", "step_latencies"]
 
 # Bounds are generous for any real cluster and keep every result finite.
 MAX_DEVICES = 10_000_000
@@ -141,38 +144,83 @@ def _exact(value: Value) -> Fraction:
     return Fraction(value) if isinstance(value, int) else Fraction(repr(value))
 
 
+# Traffic of one step relative to plain data parallelism's all-reduce of the
+# gradients: ZeRO-1 and ZeRO-2 replace it by a reduce-scatter and an all-gather
+# of the same volume; ZeRO-3 all-gathers the parameters again for the backward
+# pass, 1.5 times as much (Rajbhandari et al. 2020, section 7.2.2).
+SHARDING_TRAFFIC: Mapping[str, Fraction] = MappingProxyType(
+    {"none": Fraction(1), "zero-1-2": Fraction(1), "zero-3": Fraction(3, 2)}
+)
+
+
+def step_latencies(
+    *, algorithm: str, devices: int, devices_per_node: int, latency: float, network_latency: float
+) -> Fraction:
+    """The latency one all-reduce call pays, in µs, as NCCL's tuner counts it.
+
+    With N = ⌈d / n⌉ nodes, a ring of 2(d−1) steps crosses the network on
+    2(N−1) of them and stays inside a node on the other 2(d−N); a tree pays
+    2·((⌊d / N⌋ − 1)·α + ⌊log₂ N⌋·α_net), its depth inside a node and across
+    nodes (``src/graph/tuning.cc``). On one node both are 2(d−1)·α.
+    """
+    nodes = -(-devices // devices_per_node)
+    intra, inter = _exact(latency), _exact(network_latency)
+    if algorithm == "tree":
+        return 2 * ((devices // nodes - 1) * intra + (nodes.bit_length() - 1) * inter)
+    return 2 * (nodes - 1) * inter + 2 * (devices - nodes) * intra
+
+
 def estimate(
     *,
     parameters: int,
     bytes_per_value: int,
-    devices: int,
-    bus_bandwidth: float,
-    latency: float,
     bucket_size: float,
+    sharding: str,
+    devices: int,
+    devices_per_node: int,
+    bus_bandwidth: float,
+    algorithm: str,
+    latency: float,
+    network_latency: float,
     compute_time: float,
     overlap: float,
 ) -> Result:
-    """Estimate the scaling efficiency that a ring all-reduce of the gradients allows.
+    """Estimate the scaling efficiency that the gradients' collectives allow.
 
     Args:
-        parameters: Gradient values all-reduced each step P.
-        bytes_per_value: Bytes per gradient value b (4 for fp32, 2 for bf16/fp16).
+        parameters: Gradient values reduced each step P.
+        bytes_per_value: Bytes per gradient value b, in the dtype gradients are
+            reduced in (4 for fp32, 2 for bf16/fp16).
+        bucket_size: Gradients per call s, in MB (10⁶ bytes); 0 for one call.
+        sharding: ``none`` (DDP), ``zero-1-2`` (same traffic) or ``zero-3``
+            (1.5 times the traffic: the parameters are all-gathered twice).
         devices: Data-parallel devices d.
+        devices_per_node: Devices per node n; the d devices span N = ⌈d / n⌉ nodes.
         bus_bandwidth: Bus bandwidth B in GB/s (10⁹ bytes), as nccl-tests reports it.
-        latency: Latency of one ring step α, in microseconds.
-        bucket_size: Gradients per all-reduce call s, in MB (10⁶ bytes); 0 for one call.
-        compute_time: Forward and backward time of one step on one device C, in ms.
-        overlap: Share of C during which the all-reduce can run o, in percent.
+        algorithm: ``ring`` or ``tree``, the all-reduce NCCL runs.
+        latency: Latency α of one step inside a node, in microseconds.
+        network_latency: Latency α_net of one step across nodes, in microseconds.
+        compute_time: Time of one step on one device without communication C, in ms.
+        overlap: Share of C during which the collectives can run o, in percent.
 
     Returns:
         ``calls`` k = ⌈P·b / s⌉ (1 when s is 0; at most P, a call carries at least
-        one value), ``bandwidth_time`` 2(d−1)/d · P·b / B and ``latency_time``
-        k · 2(d−1) · α, in ms; ``allreduce_time`` T, their sum; ``exposed_time``
-        X = max(0, T − o·C); ``efficiency`` C / (C + X) in percent; ``speedup``
-        d · C / (C + X). The warning ``latency_bound`` when the latency time exceeds
-        the bandwidth time. Every quotient is taken exactly on the inputs as
-        written and rounded once, so round inputs give round results.
+        one value), ``bandwidth_time`` f · 2(d−1)/d · P·b / B and ``latency_time``
+        f · k · L, in ms, where f is the sharding's traffic factor and L the
+        latency of one call (:func:`step_latencies`); ``allreduce_time`` T, their
+        sum; ``exposed_time`` X = max(0, T − o·C); ``efficiency`` C / (C + X) in
+        percent; ``speedup`` d · C / (C + X). The warning ``latency_bound`` when the
+        latency time exceeds the bandwidth time. Every quotient is taken exactly
+        on the inputs as written and rounded once, so round inputs give round
+        results.
+
+    Raises:
+        InvalidInputs: ``tree_allreduce_only`` on ``algorithm`` for a tree with
+            sharding: NCCL has no tree for reduce-scatter and all-gather.
     """
+    if algorithm == "tree" and sharding != "none":
+        raise InvalidInputs([InputError("algorithm", "tree_allreduce_only")])
+    traffic = SHARDING_TRAFFIC[sharding]
     size = parameters * bytes_per_value
     bucket = _exact(bucket_size) * BYTES_PER_MB
     # Exact ceiling of a rational: no float can put k one call off.
@@ -180,8 +228,17 @@ def estimate(
         1 if bucket == 0 else min(parameters, -((-size * bucket.denominator) // bucket.numerator))
     )
     steps = 2 * (devices - 1)
-    bandwidth = Fraction(steps * size, devices) / (_exact(bus_bandwidth) * BYTES_PER_GB) * 1000
-    latency_ms = calls * steps * _exact(latency) / 1000
+    bandwidth = (
+        traffic * Fraction(steps * size, devices) / (_exact(bus_bandwidth) * BYTES_PER_GB) * 1000
+    )
+    per_call = step_latencies(
+        algorithm=algorithm,
+        devices=devices,
+        devices_per_node=devices_per_node,
+        latency=latency,
+        network_latency=network_latency,
+    )
+    latency_ms = traffic * calls * per_call / 1000
     bandwidth_time, latency_time = float(bandwidth), float(latency_ms)
     # T is the sum of the two parts as shown, so that they always add up to it.
     allreduce_time = bandwidth_time + latency_time
@@ -288,7 +345,7 @@ CALCULATOR = Calculator(
         ),
         Mode(
             name="estimate",
-            label="Estimated from a ring all-reduce",
+            label="Estimated from the gradients' collectives",
             inputs=(
                 Input(
                     name="parameters",
@@ -297,7 +354,7 @@ CALCULATOR = Calculator(
                     minimum=1,
                     maximum=MAX_PARAMETERS,
                     integer=True,
-                    help="P: values all-reduced each step, one per trainable parameter.",
+                    help="P: values reduced each step, one per trainable parameter.",
                 ),
                 Input(
                     name="bytes_per_value",
@@ -308,11 +365,48 @@ CALCULATOR = Calculator(
                     maximum=MAX_BYTES_PER_VALUE,
                     integer=True,
                     help=(
-                        "b: 4 for fp32 gradients, what DDP reduces under ordinary mixed "
-                        "precision; 2 when gradients are reduced in bf16 or fp16."
+                        "b: the bytes of the dtype gradients are reduced in, not of the "
+                        "parameters: 4 for fp32 (DDP under autocast, Megatron-LM under --bf16 "
+                        "by default), 2 for bf16 or fp16."
+                    ),
+                ),
+                Input(
+                    name="bucket_size",
+                    label="Bucket size",
+                    unit="MB",
+                    default=25,
+                    minimum=0,
+                    maximum=MAX_BUCKET_SIZE,
+                    help=(
+                        "s: gradient bytes per call, 1 MB = 10^6 bytes (DDP's "
+                        "bucket_cap_mb is 25 MiB, 26.2144 MB); 0 for one call per step."
+                    ),
+                ),
+                Choice(
+                    name="sharding",
+                    label="Sharding",
+                    options=(
+                        Option(value="none", label="None (DDP)"),
+                        Option(value="zero-1-2", label="ZeRO-1 or ZeRO-2"),
+                        Option(value="zero-3", label="ZeRO-3 or full FSDP"),
+                    ),
+                    default="none",
+                    help=(
+                        "What each device shards: ZeRO-1 and -2 move the bytes of an all-reduce, "
+                        "ZeRO-3 1.5 times as many."
                     ),
                 ),
                 DEVICES,
+                Input(
+                    name="devices_per_node",
+                    label="Devices per node",
+                    unit="devices",
+                    default=8,
+                    minimum=1,
+                    maximum=MAX_DEVICES,
+                    integer=True,
+                    help="n: devices joined by the node's own links; d spans ⌈d / n⌉ nodes.",
+                ),
                 Input(
                     name="bus_bandwidth",
                     label="Bus bandwidth",
@@ -325,26 +419,36 @@ CALCULATOR = Calculator(
                         "1 GB = 10^9 bytes; across nodes, the inter-node figure."
                     ),
                 ),
+                Choice(
+                    name="algorithm",
+                    label="All-reduce algorithm",
+                    options=(
+                        Option(value="ring", label="Ring"),
+                        Option(value="tree", label="Tree"),
+                    ),
+                    default="ring",
+                    help=(
+                        "How NCCL runs the all-reduce: a ring, whose latency grows with d, "
+                        "or a tree, whose latency grows with log2 of the nodes."
+                    ),
+                ),
                 Input(
                     name="latency",
-                    label="Latency per ring step",
+                    label="Latency per step inside a node",
                     unit="µs",
                     default=0,
                     minimum=0,
                     maximum=MAX_LATENCY,
-                    help="α: time of one of the 2(d−1) ring steps of each all-reduce call.",
+                    help="α: time of one step of the collective between two devices of a node.",
                 ),
                 Input(
-                    name="bucket_size",
-                    label="Bucket size",
-                    unit="MB",
-                    default=25,
+                    name="network_latency",
+                    label="Latency per step across nodes",
+                    unit="µs",
+                    default=0,
                     minimum=0,
-                    maximum=MAX_BUCKET_SIZE,
-                    help=(
-                        "s: gradient bytes per all-reduce call, 1 MB = 10^6 bytes (DDP's "
-                        "bucket_cap_mb is 25); 0 for one all-reduce per step."
-                    ),
+                    maximum=MAX_LATENCY,
+                    help="α_net: time of one step of the collective between two nodes.",
                 ),
                 Input(
                     name="compute_time",
@@ -353,7 +457,10 @@ CALCULATOR = Calculator(
                     default=1000,
                     minimum=MIN_COMPUTE_TIME,
                     maximum=MAX_COMPUTE_TIME,
-                    help="C: forward and backward time of one step on one device.",
+                    help=(
+                        "C: one optimizer step on one device with no communication "
+                        "(forward, backward and update)."
+                    ),
                 ),
                 Input(
                     name="overlap",
@@ -363,34 +470,37 @@ CALCULATOR = Calculator(
                     minimum=0,
                     maximum=100,
                     help=(
-                        "o: share of the compute time during which the all-reduce can run; "
-                        "0 when it starts after the backward pass."
+                        "o: share of the compute time during which the collectives can run; "
+                        "0 when they start after the backward pass."
                     ),
                 ),
             ),
             outputs=(
                 Output(
                     name="calls",
-                    label="All-reduce calls per step",
-                    help="k = ⌈P·b / s⌉, 1 when s is 0, at most P.",
+                    label="Buckets per step",
+                    help=(
+                        "k = ⌈P·b / s⌉, 1 when s is 0, at most P: one all-reduce each, "
+                        "or a reduce-scatter and all-gathers under sharding."
+                    ),
                 ),
                 Output(
                     name="bandwidth_time",
                     label="Bandwidth time",
                     unit="ms",
                     digits=3,
-                    help="2(d−1)/d · P·b / B: moving the gradients.",
+                    help="f · 2(d−1)/d · P·b / B: moving the bytes, f = 1.5 under ZeRO-3, else 1.",
                 ),
                 Output(
                     name="latency_time",
                     label="Latency time",
                     unit="ms",
                     digits=3,
-                    help="k · 2(d−1) · α: the fixed cost of every ring step.",
+                    help="f · k · L: the fixed cost of every step of every call.",
                 ),
                 Output(
                     name="allreduce_time",
-                    label="All-reduce time",
+                    label="Communication time",
                     unit="ms",
                     digits=3,
                     help="T: bandwidth time plus latency time.",
@@ -404,16 +514,29 @@ CALCULATOR = Calculator(
                 ),
                 Output(
                     name="efficiency",
-                    label="Estimated efficiency (upper bound)",
+                    label="Estimated efficiency",
                     style="percent",
                     digits=2,
-                    help="E = C / (C + X), in percent: a ceiling, counting communication only.",
+                    help=(
+                        "E = C / (C + X), in percent: counting communication only, a ceiling "
+                        "when the inputs are not pessimistic."
+                    ),
                 ),
                 SPEEDUP,
             ),
             groups=(
-                ("Gradients", ("parameters", "bytes_per_value", "bucket_size")),
-                ("Interconnect", ("devices", "bus_bandwidth", "latency")),
+                ("Gradients", ("parameters", "bytes_per_value", "bucket_size", "sharding")),
+                (
+                    "Interconnect",
+                    (
+                        "devices",
+                        "devices_per_node",
+                        "bus_bandwidth",
+                        "algorithm",
+                        "latency",
+                        "network_latency",
+                    ),
+                ),
                 ("Compute", ("compute_time", "overlap")),
             ),
             compute=estimate,
