@@ -2,9 +2,9 @@
 
 The public API: the declarations (:class:`Calculator`, :class:`Mode`,
 :class:`Input`, :class:`Choice` and its :class:`Option`, :class:`Output`), the
-registry (:data:`CALCULATORS`, :func:`get`), :func:`run` to compute from raw values, and :func:`evaluate`, the
-JSON boundary the browser uses. Standard library only, so that it runs
-unchanged under Pyodide.
+registry (:data:`CALCULATORS`, :func:`get`), :func:`run` to compute from raw
+values, and :func:`evaluate`, the JSON boundary the browser uses. Standard
+library only, so that it runs unchanged under Pyodide.
 """
 
 from __future__ import annotations

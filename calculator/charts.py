@@ -206,8 +206,7 @@ PLAIN = Notation(decimal=".", group=",")
 def _input(values: Mapping[str, Value | str | None], name: str) -> Value:
     """The number entered for ``name``: 0 for an empty optional field."""
     value = values[name]
-    if isinstance(value, str):
-        raise TypeError(f"{name} is a choice, not a number")
+    assert not isinstance(value, str), f"{name} is a choice, not a number"
     return value or 0
 
 

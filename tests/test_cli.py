@@ -10,15 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from calculator import CALCULATORS, Calculator, Input, Mode, __version__, evaluate
+from calculator import CALCULATORS, Calculator, Choice, Mode, __version__, evaluate
 from calculator.cli import EXIT_BAD_INPUT, main
 from calculator.errors import english
+from calculator.spec import Field
 
 REPO = Path(__file__).resolve().parents[1]
 MODES = [(calc, mode) for calc in CALCULATORS.values() for mode in calc.modes]
 
 
-def _flag(spec: Input) -> str:
+def _flag(spec: Field) -> str:
     return "--" + spec.name.replace("_", "-")
 
 
@@ -247,6 +248,12 @@ def test_mode_help_lists_every_input_with_unit_bounds_and_default(
         line = entries[_flag(spec)]
         assert spec.label in line
         assert spec.help in line
+        if isinstance(spec, Choice):
+            assert "{" + ",".join(spec.values) + "}" in line
+            for option in spec.options:
+                assert f"{option.value}: {option.label}" in line
+            assert f"default {spec.default})" in line
+            continue
         if spec.unit:
             assert f"[{spec.unit}]" in line
         assert ("whole number" if spec.integer else "number") in line
@@ -259,6 +266,27 @@ def test_mode_help_lists_every_input_with_unit_bounds_and_default(
     epilog = out.split("Outputs: ")[1]
     for output in mode.outputs:
         assert f"{output.name} (" in epilog
+
+
+def test_a_choice_is_given_by_its_value_and_anything_else_is_refused_by_argparse(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    base = ["data-parallel-scaling", "estimate", "--devices", "1024", "--latency", "3.4"]
+    assert main([*base, "--network-latency", "14", "--algorithm", "tree", "--json"]) == 0
+    reply = json.loads(capsys.readouterr().out)
+    assert reply["display"]["latency_time"] == "19.488"
+    with pytest.raises(SystemExit) as raised:
+        main([*base, "--algorithm", "butterfly"])
+    assert raised.value.code == EXIT_BAD_INPUT
+    assert "invalid choice: 'butterfly'" in capsys.readouterr().err
+
+
+def test_a_cross_field_refusal_of_a_choice_names_its_flag(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["data-parallel-scaling", "estimate", "--algorithm", "tree", "--sharding", "zero-3"]
+    assert main(argv) == EXIT_BAD_INPUT
+    assert "--algorithm: NCCL has a tree for all-reduce only" in capsys.readouterr().err
 
 
 def test_python_dash_m_calculator_runs_the_command_line() -> None:

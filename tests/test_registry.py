@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from calculator import (
     CALCULATORS,
     Calculator,
+    Choice,
     Input,
     InputError,
     InvalidInputs,
@@ -29,17 +30,26 @@ from calculator import (
     run,
 )
 from calculator.errors import Bound
-from calculator.values import parse_value
+from calculator.spec import Field
+from calculator.values import parse_choice, parse_value
 from tests import cases
 
 MODES = [(calculator, mode) for calculator in CALCULATORS.values() for mode in calculator.modes]
 MODE_IDS = [f"{calculator.slug}/{mode.name}" for calculator, mode in MODES]
-INPUTS = [(mode, spec) for _, mode in MODES for spec in mode.inputs]
-INPUT_IDS = [f"{c.slug}/{m.name}/{s.name}" for c, m in MODES for s in m.inputs]
-CROSS_FIELD_CODES = {"not_divisible", "above_maximum"}
+INPUTS = [(mode, s) for _, mode in MODES for s in mode.inputs if isinstance(s, Input)]
+INPUT_IDS = [
+    f"{c.slug}/{m.name}/{s.name}" for c, m in MODES for s in m.inputs if isinstance(s, Input)
+]
+CHOICES = [(mode, s) for _, mode in MODES for s in mode.inputs if isinstance(s, Choice)]
+CHOICE_IDS = [
+    f"{c.slug}/{m.name}/{s.name}" for c, m in MODES for s in m.inputs if isinstance(s, Choice)
+]
+# Refusals that involve several fields, with whether they carry a bound.
+CROSS_FIELD_CODES = {"not_divisible": True, "above_maximum": True, "tree_allreduce_only": False}
 
 by_mode = pytest.mark.parametrize(("calculator", "mode"), MODES, ids=MODE_IDS)
 by_input = pytest.mark.parametrize(("mode", "spec"), INPUTS, ids=INPUT_IDS)
+by_choice = pytest.mark.parametrize(("mode", "spec"), CHOICES, ids=CHOICE_IDS)
 
 
 def test_registry_is_keyed_by_slug_and_get_returns_each_calculator() -> None:
@@ -100,7 +110,9 @@ def test_empty_request_requires_every_required_input_in_form_order(
     with pytest.raises(InvalidInputs) as raised:
         run(mode, {})
     assert [(e.field, e.code) for e in raised.value.errors] == [
-        (spec.name, "required") for spec in mode.inputs if not spec.optional
+        (spec.name, "required")
+        for spec in mode.inputs
+        if not (isinstance(spec, Input) and spec.optional)
     ]
 
 
@@ -118,10 +130,12 @@ def test_declarations_are_complete_for_the_site(calculator: Calculator, mode: Mo
     assert calculator.title
     assert calculator.summary
     assert mode.label
-    items: tuple[Input | Output, ...] = (*mode.inputs, *mode.outputs)
+    items: tuple[Field | Output, ...] = (*mode.inputs, *mode.outputs)
     for item in items:
         assert item.label
         assert item.help
+        if isinstance(item, Choice):
+            assert all(option.label for option in item.options)
     grouped = [spec.name for _, group in mode.input_groups() for spec in group]
     assert sorted(grouped) == sorted(spec.name for spec in mode.inputs)
 
@@ -135,7 +149,30 @@ def test_default_is_within_bounds_and_parses_back(mode: Mode, spec: Input) -> No
     assert parse_value(spec, str(spec.default)) == spec.default
 
 
-def _refusal(mode: Mode, spec: Input, raw: object) -> dict[str, str | Bound]:
+@by_choice
+def test_choice_default_is_an_option_and_parses_back(mode: Mode, spec: Choice) -> None:
+    assert spec.default in spec.values
+    assert parse_choice(spec, spec.default) == spec.default
+    for value in spec.values:
+        assert parse_choice(spec, f" {value} ") == value
+
+
+@by_choice
+@pytest.mark.parametrize("raw", [True, 0, 1.5, "?", [], {"v": 1}, "x"])
+def test_choice_refuses_what_is_not_an_option_as_not_a_choice(
+    mode: Mode, spec: Choice, raw: object
+) -> None:
+    assert _refusal(mode, spec, raw) == {"field": spec.name, "code": "not_a_choice", "bound": None}
+    assert _refusal(mode, spec, spec.default.upper())["code"] == "not_a_choice"
+
+
+@by_choice
+@pytest.mark.parametrize("empty", ["", "  ", None])
+def test_empty_choice_is_required(mode: Mode, spec: Choice, empty: object) -> None:
+    assert _refusal(mode, spec, empty) == {"field": spec.name, "code": "required", "bound": None}
+
+
+def _refusal(mode: Mode, spec: Field, raw: object) -> dict[str, str | Bound]:
     with pytest.raises(InvalidInputs) as raised:
         run(mode, {**mode.defaults(), spec.name: raw})
     (error,) = raised.value.errors
@@ -193,7 +230,9 @@ def test_whole_number_inputs_refuse_fractions(mode: Mode, spec: Input) -> None:
     }
 
 
-def _in_bounds(spec: Input) -> st.SearchStrategy[object]:
+def _in_bounds(spec: Field) -> st.SearchStrategy[object]:
+    if isinstance(spec, Choice):
+        return st.sampled_from(spec.values)
     if spec.integer:
         numbers: st.SearchStrategy[float] = st.integers(
             min_value=math.ceil(spec.minimum or 0) + (1 if spec.exclusive_minimum else 0),
@@ -231,8 +270,11 @@ def test_any_values_within_bounds_compute_finite_outputs_or_a_cross_field_refusa
     except InvalidInputs as invalid:
         for error in invalid.errors:
             assert error.code in CROSS_FIELD_CODES
-            assert error.bound is not None
-            assert math.isfinite(error.bound)
+            if CROSS_FIELD_CODES[error.code]:
+                assert error.bound is not None
+                assert math.isfinite(error.bound)
+            else:
+                assert error.bound is None
         reply = json.loads(evaluate(calculator.slug, json.dumps({"mode": mode.name, **raw})))
         assert reply["ok"] is False
         return
