@@ -137,8 +137,9 @@ WARNINGS: Mapping[str, str] = MappingProxyType(
             "efficiency above 100 % (super-linear scaling): check the single-device baseline"
         ),
         "latency_bound": (
-            "latency exceeds bandwidth time in the all-reduce: fewer, larger buckets would cut "
-            "it, and across many nodes NCCL would run such calls as a tree (--algorithm tree)"
+            "latency exceeds bandwidth time: fewer, larger buckets would cut it; without "
+            "sharding, NCCL would run such all-reduces across many nodes as a tree "
+            "(--algorithm tree)"
         ),
     }
 )

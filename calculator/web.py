@@ -15,7 +15,7 @@ from .engine import display_decimal, run
 from .errors import CalculatorError, InvalidInputs, UnknownCalculatorError
 from .notation import Notation, localise
 from .registry import get
-from .spec import Input, Mode
+from .spec import Choice, Field, Input, Mode
 from .values import parse_inputs
 
 __all__ = ["evaluate"]
@@ -92,9 +92,10 @@ def _evaluate(  # noqa: PLR0911 -- one early reply per kind of bad request
             return _errors(reply, [{"field": None, "code": "bad_request", "bound": None}])
         numbers = tuple(spec.name for spec in mode.inputs if isinstance(spec, Input))
         raw, notes = localise(numbers, raw, language)
-        # A choice's value is already plain: it is the same word in every language.
+        # A choice's value is already plain, the same word in every language; like a
+        # number, it is passed on as the core reads it, without surrounding spaces.
         reply["plain"] = {
-            spec.name: value if isinstance(value := raw.get(spec.name), str) else None
+            spec.name: _plain(spec, value) if isinstance(value := raw.get(spec.name), str) else None
             for spec in mode.inputs
         }
         reply["notes"] = [note.as_dict() for note in notes]
@@ -126,6 +127,11 @@ def _chart(
         return render(slug, mode.name, parse_inputs(mode, raw), Labels.from_json(labels), notation)
     except Exception:  # a chart that fails to draw leaves the results standing
         return None
+
+
+def _plain(spec: Field, text: str) -> str:
+    """A field's text as a link carries it: a choice without surrounding spaces."""
+    return text.strip() if isinstance(spec, Choice) else text
 
 
 def _errors(reply: dict[str, Any], errors: list[dict[str, Any]]) -> str:

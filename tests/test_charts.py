@@ -140,7 +140,9 @@ def test_measure_carries_the_measured_efficiency_and_a_super_linear_line() -> No
 
 
 def test_estimate_draws_the_speedup_with_an_efficiency_that_falls_with_the_devices() -> None:
-    html = drawn("data-parallel-scaling", "estimate", latency="3.4", devices="1024")
+    # One latency for every step, inside nodes and across them.
+    case = {"latency": "3.4", "network_latency": "3.4", "devices": "1024"}
+    html = drawn("data-parallel-scaling", "estimate", **case)
     root = check_markup(html)
     assert texts(root, "title") == ["Speedup against the number of devices, as estimated"]
     rows = table(root)
@@ -148,7 +150,7 @@ def test_estimate_draws_the_speedup_with_an_efficiency_that_falls_with_the_devic
     entered = next(row for row in rows if row[0] == "1,024 (entered)")
     spec = get("data-parallel-scaling").mode("estimate")
     defaults = {k: v for k, v in spec.defaults().items() if v is not None}
-    result = run(spec, {**defaults, "latency": "3.4", "devices": "1024"}).values
+    result = run(spec, {**defaults, **case}).values
     assert entered == [
         "1,024 (entered)",
         f"{result['efficiency']:.2f}%",

@@ -44,7 +44,7 @@ from calcsite.messages import CATALOGS
 
 from calculator import CALCULATORS
 from calculator.notation import Notation
-from calculator.spec import Input, Mode
+from calculator.spec import Choice, Field, Input, Mode
 from calculator.web import evaluate
 from tests import cases
 
@@ -116,9 +116,16 @@ def _real(rng: random.Random, spec: Input, top: float) -> float:
     return rounded if spec.accepts(rounded) and rounded <= top else value
 
 
+def _pick(rng: random.Random, spec: Field) -> int | float | str | None:
+    """A value for one field: an option of a choice, a number, or empty where optional."""
+    if isinstance(spec, Choice):
+        return rng.choice(spec.values)
+    return None if spec.optional and rng.random() < 0.25 else _draw(rng, spec)
+
+
 def _valid_values(
     rng: random.Random, slug: str, mode: Mode
-) -> dict[str, int | float | None] | None:
+) -> dict[str, int | float | str | None] | None:
     """Values within every input's bounds that the core computes, or ``None``.
 
     A draw refused by a rule across fields is repaired from the refusal alone:
@@ -126,10 +133,7 @@ def _valid_values(
     value below it. No rule of any calculator is written here.
     """
     specs = {spec.name: spec for spec in mode.inputs}
-    values: dict[str, int | float | None] = {
-        name: None if spec.optional and rng.random() < 0.25 else _draw(rng, spec)
-        for name, spec in specs.items()
-    }
+    values = {name: _pick(rng, spec) for name, spec in specs.items()}
     for _ in range(4):
         given = {name: value for name, value in values.items() if value is not None}
         reply = json.loads(evaluate(slug, json.dumps({"mode": mode.name, **given})))
@@ -137,7 +141,7 @@ def _valid_values(
             return values
         for error in reply["errors"]:
             spec, bound = specs.get(error["field"]), error["bound"]
-            if spec is None or bound is None:
+            if not isinstance(spec, Input) or bound is None:
                 return None
             if error["code"] == "not_divisible" and float(spec.maximum or 0) >= bound:
                 most = int(float(spec.maximum or 0) // bound)
@@ -159,8 +163,10 @@ def _grouped(plain: str, language: Notation, separator: str) -> str:
     return separator.join(groups) + (language.decimal + fraction if dot else "")
 
 
-def _written(rng: random.Random, value: int | float, language: Notation | None) -> object:
+def _written(rng: random.Random, value: int | float | str, language: Notation | None) -> object:
     """The value as someone would send it: a JSON number, or text of several kinds."""
+    if isinstance(value, str):
+        return value  # a choice: the same word in every language
     plain = str(value) if isinstance(value, int) else format(Decimal(repr(value)), "f")
     choices: list[object] = [value, plain, repr(value)]
     if isinstance(value, float):

@@ -9,10 +9,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from calculator import CALCULATORS, display_decimal, evaluate, run
+from calculator import CALCULATORS, display_decimal, evaluate, get, run
+from calculator.notation import Notation
 from tests import cases, strategies
 
 SLUGS = list(CALCULATORS)
+ESTIMATE = get("data-parallel-scaling").mode("estimate")
 
 
 def _reply(slug: str, request: object) -> dict[str, object]:
@@ -182,3 +184,18 @@ def test_a_request_nested_past_the_parsers_limit_is_an_internal_error_not_a_cras
     reply = json.loads(evaluate("pipeline-bubble", "[" * 100_000))
     assert reply["ok"] is False
     assert reply["errors"][0]["code"] in ("bad_request", "internal")
+
+
+def test_a_choice_is_never_read_as_a_number_and_goes_to_the_link_without_its_spaces() -> None:
+    italian = Notation(decimal=",", group=".").as_json()
+    request = {"mode": "estimate", **ESTIMATE.defaults(), "algorithm": " tree ", "devices": "1.024"}
+    reply = cases.parse_reply(evaluate("data-parallel-scaling", json.dumps(request), italian))
+    assert reply["ok"] is True
+    assert reply["plain"] == {
+        **{name: v if isinstance(v, str) else None for name, v in ESTIMATE.defaults().items()},
+        "algorithm": "tree",
+        "devices": "1024",
+    }
+    assert reply["notes"] == [
+        {"field": "devices", "code": "read_grouped", "readings": ["1024", "1.024"]}
+    ]

@@ -9,6 +9,7 @@ import json
 import math
 from collections.abc import Mapping
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import assume, given
@@ -26,6 +27,7 @@ from calculator.calculators.data_parallel_scaling import (
     MAX_THROUGHPUT,
     MIN_BUS_BANDWIDTH,
     MIN_COMPUTE_TIME,
+    SHARDING_TRAFFIC,
 )
 from calculator.spec import Value
 from tests import cases
@@ -162,18 +164,26 @@ latencies = st.floats(min_value=0, max_value=MAX_LATENCY)
 buckets = st.floats(min_value=0, max_value=MAX_BUCKET_SIZE) | st.sampled_from([0, 1, 25, 4.1])
 compute_times = st.floats(min_value=MIN_COMPUTE_TIME, max_value=MAX_COMPUTE_TIME)
 overlaps = st.floats(min_value=0, max_value=100)
+per_node = st.sampled_from([1, 2, 4, 8, 72]) | devices
+algorithms = st.sampled_from(["ring", "tree"])
+shardings = st.sampled_from(sorted(SHARDING_TRAFFIC))
 
 
 @st.composite
-def estimates(draw: st.DrawFn) -> dict[str, float]:
-    """Any request the estimate's bounds accept."""
+def estimates(draw: st.DrawFn, algorithm: st.SearchStrategy[str] = algorithms) -> dict[str, Any]:
+    """Any request the estimate's bounds accept (a tree only without sharding)."""
+    chosen = draw(algorithm)
     return {
         "parameters": draw(parameters),
         "bytes_per_value": draw(value_bytes),
-        "devices": draw(devices),
-        "bus_bandwidth": draw(bandwidths),
-        "latency": draw(latencies),
         "bucket_size": draw(buckets),
+        "sharding": "none" if chosen == "tree" else draw(shardings),
+        "devices": draw(devices),
+        "devices_per_node": draw(per_node),
+        "bus_bandwidth": draw(bandwidths),
+        "algorithm": chosen,
+        "latency": draw(latencies),
+        "network_latency": draw(latencies),
         "compute_time": draw(compute_times),
         "overlap": draw(overlaps),
     }
@@ -190,10 +200,14 @@ def test_estimate_reference_64_devices_bf16_50_gbps() -> None:
         {
             "parameters": "1e9",
             "bytes_per_value": 2,
-            "devices": 64,
-            "bus_bandwidth": 50,
-            "latency": 0,
             "bucket_size": 25,
+            "sharding": "none",
+            "devices": 64,
+            "devices_per_node": 8,
+            "bus_bandwidth": 50,
+            "algorithm": "ring",
+            "latency": 0,
+            "network_latency": 0,
             "compute_time": 1000,
             "overlap": 0,
         }
@@ -205,7 +219,7 @@ def test_estimate_reference_64_devices_bf16_50_gbps() -> None:
 
 @given(estimates())
 def test_estimated_efficiency_is_in_0_100_and_every_result_finite(
-    request: dict[str, float],
+    request: dict[str, Any],
 ) -> None:
     values = _estimate(request)
     assert all(math.isfinite(value) for value in values.values())
@@ -215,7 +229,7 @@ def test_estimated_efficiency_is_in_0_100_and_every_result_finite(
 
 
 @given(estimates())
-def test_the_all_reduce_time_is_exactly_its_two_parts(request: dict[str, float]) -> None:
+def test_the_all_reduce_time_is_exactly_its_two_parts(request: dict[str, Any]) -> None:
     values = _estimate(request)
     assert values["allreduce_time"] == values["bandwidth_time"] + values["latency_time"]
     assert 0 <= values["exposed_time"] <= values["allreduce_time"]
@@ -227,7 +241,7 @@ def test_the_all_reduce_time_is_exactly_its_two_parts(request: dict[str, float])
 
 @given(estimates())
 def test_calls_are_the_exact_ceiling_one_for_bucket_0_and_at_most_one_per_value(
-    request: dict[str, float],
+    request: dict[str, Any],
 ) -> None:
     calls = _estimate(request)["calls"]
     size = request["parameters"] * request["bytes_per_value"]
@@ -241,12 +255,19 @@ def test_calls_are_the_exact_ceiling_one_for_bucket_0_and_at_most_one_per_value(
 
 
 @given(estimates())
-def test_estimate_agrees_with_the_formula_in_floating_point(request: dict[str, float]) -> None:
+def test_estimate_agrees_with_the_formula_in_floating_point(request: dict[str, Any]) -> None:
     values = _estimate(request)
     d, calls = request["devices"], values["calls"]
+    nodes = math.ceil(d / request["devices_per_node"])
+    alpha, alpha_net = request["latency"], request["network_latency"]
+    if request["algorithm"] == "tree":
+        per_call = 2 * ((d // nodes - 1) * alpha + math.floor(math.log2(nodes)) * alpha_net)
+    else:
+        per_call = 2 * (nodes - 1) * alpha_net + 2 * (d - nodes) * alpha
+    traffic = 1.5 if request["sharding"] == "zero-3" else 1
     size = request["parameters"] * request["bytes_per_value"]
-    bandwidth = 2 * (d - 1) / d * size / (request["bus_bandwidth"] * 1e9) * 1e3
-    latency = calls * 2 * (d - 1) * request["latency"] / 1e3
+    bandwidth = traffic * 2 * (d - 1) / d * size / (request["bus_bandwidth"] * 1e9) * 1e3
+    latency = traffic * calls * per_call / 1e3
     total = bandwidth + latency
     exposed = max(0.0, total - request["overlap"] / 100 * request["compute_time"])
     assert values["bandwidth_time"] == pytest.approx(bandwidth, rel=1e-12)
@@ -259,9 +280,9 @@ def test_estimate_agrees_with_the_formula_in_floating_point(request: dict[str, f
     )
 
 
-@given(estimates(), devices)
-def test_estimated_efficiency_never_rises_with_more_devices(
-    request: dict[str, float], other: int
+@given(estimates(algorithm=st.just("ring")), devices)
+def test_estimated_efficiency_never_rises_with_more_devices_on_a_ring(
+    request: dict[str, Any], other: int
 ) -> None:
     fewer, more = sorted((request["devices"], other))
     low = _estimate({**request, "devices": fewer})
@@ -270,21 +291,60 @@ def test_estimated_efficiency_never_rises_with_more_devices(
     assert high["allreduce_time"] >= low["allreduce_time"]
 
 
-@given(estimates(), latencies, bandwidths, overlaps)
+def test_a_tree_may_pay_less_latency_on_more_devices_as_nccl_counts_a_partial_node() -> None:
+    # 8 devices on one node: 2·7 steps of α. 9 devices are 2 nodes, which NCCL's tree
+    # counts as ⌊9 / 2⌋ = 4 devices each: 2·(3·α + 1·α_net), less when α_net < 4·α.
+    one_node = {**cases._DP_EST, "algorithm": "tree", "latency": "10", "network_latency": "1"}
+    one_node.pop("mode")
+    assert _estimate({**one_node, "devices": 8})["latency_time"] == 11.2  # 80 · 140 µs
+    assert _estimate({**one_node, "devices": 9})["latency_time"] == 4.96  # 80 · 62 µs
+
+
+@given(estimates(), latencies, latencies, bandwidths, overlaps)
 def test_estimated_efficiency_moves_the_right_way_with_each_input(
-    request: dict[str, float], latency: float, bandwidth: float, overlap: float
+    request: dict[str, Any], latency: float, network: float, bandwidth: float, overlap: float
 ) -> None:
     base = _estimate(request)["efficiency"]
     slower = _estimate({**request, "latency": max(latency, request["latency"])})
+    farther = _estimate({**request, "network_latency": max(network, request["network_latency"])})
     narrower = _estimate({**request, "bus_bandwidth": min(bandwidth, request["bus_bandwidth"])})
     hidden = _estimate({**request, "overlap": max(overlap, request["overlap"])})
     assert slower["efficiency"] <= base
+    assert farther["efficiency"] <= base
     assert narrower["efficiency"] <= base
     assert hidden["efficiency"] >= base
 
 
+@given(estimates(algorithm=st.just("ring")))
+def test_zero_3_moves_one_and_a_half_times_the_bytes_and_steps_of_zero_1_2_and_ddp(
+    request: dict[str, Any],
+) -> None:
+    plain = _estimate({**request, "sharding": "none"})
+    assert _estimate({**request, "sharding": "zero-1-2"}) == plain
+    full = _estimate({**request, "sharding": "zero-3"})
+    assert full["calls"] == plain["calls"]
+    assert full["bandwidth_time"] == pytest.approx(1.5 * plain["bandwidth_time"], rel=1e-12)
+    assert full["latency_time"] == pytest.approx(1.5 * plain["latency_time"], rel=1e-12)
+    assert full["efficiency"] <= plain["efficiency"]
+
+
+@given(estimates(algorithm=st.just("ring")))
+def test_on_one_node_the_tree_is_the_ring(request: dict[str, Any]) -> None:
+    request = {**request, "sharding": "none", "devices_per_node": request["devices"]}
+    assert _estimate({**request, "algorithm": "tree"}) == _estimate(request)
+
+
+@pytest.mark.parametrize("sharding", ["zero-1-2", "zero-3"])
+def test_a_tree_with_sharding_is_refused_on_the_algorithm(sharding: str) -> None:
+    with pytest.raises(InvalidInputs) as raised:
+        run(ESTIMATE, {**ESTIMATE.defaults(), "algorithm": "tree", "sharding": sharding})
+    assert [error.as_dict() for error in raised.value.errors] == [
+        {"field": "algorithm", "code": "tree_allreduce_only", "bound": None}
+    ]
+
+
 @given(estimates())
-def test_one_device_communicates_nothing(request: dict[str, float]) -> None:
+def test_one_device_communicates_nothing(request: dict[str, Any]) -> None:
     values = _estimate({**request, "devices": 1})
     assert values["allreduce_time"] == values["exposed_time"] == 0
     assert values["efficiency"] == 100
@@ -293,7 +353,7 @@ def test_one_device_communicates_nothing(request: dict[str, float]) -> None:
 
 @given(estimates())
 def test_latency_warning_exactly_when_latency_outweighs_bandwidth(
-    request: dict[str, float],
+    request: dict[str, Any],
 ) -> None:
     result = run(ESTIMATE, request)
     bandwidth, latency = result.values["bandwidth_time"], result.values["latency_time"]
