@@ -48,13 +48,6 @@ def _pyodide_cdn(config: MkDocsConfig) -> str | None:
     return str(cdn) if cdn else None
 
 
-def _versioned(path: str) -> str:
-    try:
-        return engine.versioned(path, ROOT / "overrides")
-    except engine.EngineError as error:
-        raise PluginError(str(error)) from error
-
-
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     global _plan, _planned_from  # noqa: PLW0603 -- MkDocs hooks keep build state at module level
     # mkdocs-static-i18n runs the build once per language, and `mkdocs serve`
@@ -69,9 +62,10 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     config.extra["calculator_engine"] = {
         # Named in each page's head for its worker (calcsite.engine.HEAD_URLS).
         "urls": _plan.head_urls,
-        # Each with a query that changes with its content (calcsite.engine.versioned).
-        "script": _versioned("assets/javascripts/calculator.mjs"),
-        "worker": _versioned("assets/javascripts/calculator-worker.mjs"),
+        # Each given a query naming its content once the site is built and the
+        # file minified (hooks/versions.py): its bytes are not known before.
+        "script": "assets/javascripts/calculator.mjs",
+        "worker": "assets/javascripts/calculator-worker.mjs",
         # What the worker fetches, for a shared link to fetch early (main.html).
         "fetched": list(_plan.fetched),
     }

@@ -240,15 +240,18 @@ def _is_page_script(attrs: dict[str, str]) -> bool:
 
 
 def test_the_page_script_and_the_worker_are_named_by_their_content(site: Path) -> None:
-    """A page built after a change never meets the previous script or worker from a cache."""
+    """A page built after a change never meets the previous script or worker from a cache.
+
+    Named by the bytes served, minified (tests/site/test_versions.py checks every such URL).
+    """
     document = page(site, "fr", "pipeline-bubble")
     (worker,) = (m for m in document.find_all("meta") if m.attrs.get("name") == "calc:worker")
     (script,) = (s for s in document.find_all("script") if _is_page_script(s.attrs))
     prefetched = {link.attrs["href"] for link in document.find_all("link") if "href" in link.attrs}
     for url in (worker.attrs["content"], script.attrs["src"]):
         parts = urlsplit(url)
-        source = ROOT / "overrides" / "assets" / "javascripts" / parts.path.rsplit("/", 1)[-1]
-        assert parts.query == f"v={hashlib.sha256(source.read_bytes()).hexdigest()[:12]}", url
+        served = site / "assets" / "javascripts" / parts.path.rsplit("/", 1)[-1]
+        assert parts.query == f"v={hashlib.sha256(served.read_bytes()).hexdigest()[:12]}", url
     # A shared link's prefetch asks for the very URL the worker is started from.
     assert worker.attrs["content"] in prefetched
 
@@ -292,7 +295,9 @@ def test_every_page_starts_the_theme_bundle_from_one_deferred_script(site: Path)
         assert [s for s in scripts if "bundle." in s.attrs.get("src", "")] == [], path
         if EMBED_FOLDER in path.relative_to(site).parts:
             continue  # an embed page has none of the theme's JavaScript (tests/site/test_embed.py)
-        starters = [s for s in scripts if s.attrs.get("src", "").endswith("theme-start.js")]
+        starters = [
+            s for s in scripts if urlsplit(s.attrs.get("src", "")).path.endswith("theme-start.js")
+        ]
         assert len(starters) == 1, path
         (starter,) = starters
         assert "defer" in starter.attrs, path

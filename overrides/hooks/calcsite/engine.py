@@ -64,6 +64,7 @@ __all__ = [
     "served_wheel",
     "stdlib_archive",
     "unlisted_imports",
+    "version",
     "versioned",
     "without_description",
 ]
@@ -128,14 +129,21 @@ class Engine:
         )
 
 
-def versioned(path: str, root: Path) -> str:
-    """``path`` (relative to the site root) with a query naming its content: ``?v=`` and a hash.
+def version(data: bytes) -> str:
+    """What names a file's content in its URL: the first 12 hex digits of its bytes' SHA-256."""
+    return hashlib.sha256(data).hexdigest()[:12]
 
-    The page script and the worker keep their file names, while GitHub Pages
-    lets a browser reuse what it fetched for ten minutes: a page built after
-    a change would otherwise meet the previous worker, which may not read the
-    engine files it names. ``root`` is the folder the file is copied from
-    (the theme's ``custom_dir``).
+
+def versioned(path: str, root: Path) -> str:
+    """``path`` (relative to ``root``) with a query naming its content: ``?v=`` and :func:`version`.
+
+    The site's own scripts and stylesheet keep their file names, while GitHub
+    Pages lets a browser reuse what it fetched for ten minutes: a page built
+    after a change would otherwise meet the previous worker, which may not
+    read the engine files it names, or the previous ``theme-start.js`` beside
+    a bundle that calls what only the new one defines. ``root`` is the built
+    site, once every step of the build has written the file: the version is
+    of the bytes a reader gets (:mod:`calcsite.versions`).
 
     Raises:
         EngineError: If the file is not in ``root``.
@@ -143,7 +151,7 @@ def versioned(path: str, root: Path) -> str:
     source = root / path
     if not source.is_file():
         raise EngineError(f"{source} not found")
-    return f"{path}?v={hashlib.sha256(source.read_bytes()).hexdigest()[:12]}"
+    return f"{path}?v={version(source.read_bytes())}"
 
 
 def pyodide_version(package_dir: Path) -> str:

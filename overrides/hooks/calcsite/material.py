@@ -103,6 +103,18 @@ TOUCH_POINTS: tuple[TouchPoint, ...] = (
         ),
     ),
     TouchPoint(
+        path="overrides/hooks/calcsite/versions.py",
+        marker="HASHED = re.compile(",
+        why=(
+            "Material names each compiled file and its source map by a hash of its content "
+            "(stem.<hash>.min.js|css, the map named on the file's last line); the build "
+            "renames those it rewrites (the bundle and its map) by the hash of their final "
+            "bytes, and points the pages' attributes at the new names. Check the naming, and "
+            "that pages name these files in attributes only: one still named elsewhere (as "
+            "the search worker is in #__config) fails the build."
+        ),
+    ),
+    TouchPoint(
         path="overrides/hooks/calcsite/search.py",
         marker="search_index.json",
         why="Splits Material's search index into one per language, in its format.",
