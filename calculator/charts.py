@@ -42,6 +42,7 @@ from typing import Any
 
 from .calculators.data_parallel_scaling import estimate, measure, predict
 from .calculators.pipeline_bubble import bubble
+from .decimals import exact, rounded
 from .notation import Notation
 from .spec import SIGNS, Value
 
@@ -210,19 +211,6 @@ def _input(values: Mapping[str, Value | str | None], name: str) -> Value:
     return value or 0
 
 
-def _fraction(value: Value | Fraction) -> Fraction:
-    """``value`` as the decimal it was written as (``0.3`` is 3/10), or exactly."""
-    return Fraction(repr(value)) if isinstance(value, float) else Fraction(value)
-
-
-def _decimal(value: Value | Fraction, digits: int) -> str:
-    """A non-negative ``value`` rounded half up to ``digits`` places, without trailing zeros."""
-    scaled = math.floor(_fraction(value) * 10**digits + Fraction(1, 2))
-    text = str(scaled).rjust(digits + 1, "0")
-    whole, fraction = text[: len(text) - digits], text[len(text) - digits :].rstrip("0")
-    return whole + ("." + fraction if fraction else "")
-
-
 class _Numbers:
     """Numbers written as the page's language writes them, as Babel and ``Intl`` do."""
 
@@ -241,7 +229,7 @@ class _Numbers:
         return whole + (self._notation.decimal + fraction if fraction else "")
 
     def number(self, value: Value | Fraction, digits: int = 6) -> str:
-        return self.plain(_decimal(value, digits))
+        return self.plain(rounded(value, digits))
 
     def percent(self, value: Value | Fraction, digits: int = 2) -> str:
         """A value in percent points (90 means 90 %), as the language places the sign."""
@@ -562,8 +550,8 @@ def _throughput_rows(
 def _predict_plot(
     values: Mapping[str, Value | str | None], labels: Labels, numbers: _Numbers, x_axis: _Axis
 ) -> _LinePlot:
-    devices, throughput = int(_input(values, "devices")), _fraction(_input(values, "throughput"))
-    efficiency = _fraction(_input(values, "efficiency"))
+    devices, throughput = int(_input(values, "devices")), exact(_input(values, "throughput"))
+    efficiency = exact(_input(values, "efficiency"))
     result = predict(
         devices=devices,
         throughput=float(values["throughput"] or 0),
@@ -581,7 +569,7 @@ def _predict_plot(
         devices=devices,
         throughput=throughput,
         slope=throughput * efficiency / 100,
-        point_y=_fraction(result["actual"] or 0),
+        point_y=exact(result["actual"] or 0),
         shown=shown,
         texts=(ideal, actual),
         desc=labels.word(
@@ -598,8 +586,8 @@ def _predict_plot(
 def _measure_plot(
     values: Mapping[str, Value | str | None], labels: Labels, numbers: _Numbers, x_axis: _Axis
 ) -> _LinePlot:
-    devices, throughput = int(_input(values, "devices")), _fraction(_input(values, "throughput"))
-    measured = _fraction(_input(values, "measured"))
+    devices, throughput = int(_input(values, "devices")), exact(_input(values, "throughput"))
+    measured = exact(_input(values, "measured"))
     result = measure(
         devices=devices,
         throughput=float(values["throughput"] or 0),
@@ -706,7 +694,7 @@ def _estimate_plot(
     counts = sorted(
         {1, devices} | {max(1, round(top * k / _SAMPLES)) for k in range(1, _SAMPLES + 1)}
     )
-    curve = tuple((Fraction(count), _fraction(at(count)["speedup"] or 0)) for count in counts)
+    curve = tuple((Fraction(count), exact(at(count)["speedup"] or 0)) for count in counts)
     entered = at(devices)
     efficiency = entered["efficiency"] or 0
     shown = numbers.percent(efficiency)
@@ -743,12 +731,12 @@ def _estimate_plot(
             ),
             _Series(
                 "calc-chart__constant",
-                ((Fraction(0), Fraction(0)), (top, top * _fraction(efficiency) / 100)),
+                ((Fraction(0), Fraction(0)), (top, top * exact(efficiency) / 100)),
                 labels.word("scaling.constant", efficiency=shown),
             ),
             _Series("calc-chart__estimated", curve, labels.word("scaling.estimated")),
         ),
-        point=(Fraction(devices), _fraction(entered["speedup"] or 0)),
+        point=(Fraction(devices), exact(entered["speedup"] or 0)),
         point_legend=labels.word(
             "scaling.point.estimate",
             devices=numbers.number(devices),

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 from . import __version__
+from .decimals import plain
 from .errors import WARNINGS, english
 from .registry import CALCULATORS
 from .spec import SIGNS, Calculator, Choice, Input, Mode, Output, unit_for
@@ -112,12 +113,12 @@ def _input_help(spec: Input) -> str:
     low = (
         ""
         if spec.minimum is None
-        else ("> " if spec.exclusive_minimum else ">= ") + _plain(spec.minimum)
+        else ("> " if spec.exclusive_minimum else ">= ") + plain(spec.minimum)
     )
-    high = "<= " + _plain(spec.maximum)
+    high = "<= " + plain(spec.maximum)
     kind = "whole number" if spec.integer else "number"
     bounds = ", ".join(part for part in (kind, low, high) if part)
-    default = "empty" if spec.default is None else _plain(spec.default)
+    default = "empty" if spec.default is None else plain(spec.default)
     optional = ", optional" if spec.optional else ""
     # argparse expands %-sequences in help; a literal percent sign must be doubled.
     text = f"{spec.label}{unit}: {spec.help} ({bounds}{optional}; default {default})"
@@ -132,10 +133,6 @@ def _choice_help(spec: Choice) -> str:
 
 def _output_unit(output: Output) -> str:
     return SIGNS.get(output.style, output.unit or "count")
-
-
-def _plain(value: float) -> str:
-    return format(Decimal(repr(value)).normalize(), "f") if isinstance(value, float) else str(value)
 
 
 def _human(calculator: Calculator, mode: Mode, reply: dict[str, object]) -> str:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from decimal import ROUND_HALF_UP, Decimal, localcontext
 
+from .decimals import exact, rounded
 from .errors import CalculatorError
 from .spec import Mode, Output, Result, Value
 from .values import parse_inputs
@@ -46,16 +46,6 @@ def display_decimal(output: Output, value: Value) -> str:
     disagree on a last digit. Percent outputs are returned as fractions
     (``37.5`` becomes ``0.375``), the form both formatters expect.
     """
-    exact = Decimal(value) if isinstance(value, int) else Decimal(repr(value))
-    digits = output.digits
     if output.style == "percent":
-        exact = exact.scaleb(-2)
-        digits += 2
-    with localcontext() as context:
-        # Enough digits for the largest bounded result at the finest precision.
-        context.prec = 60
-        rounded = exact.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
-    text = format(rounded, "f")
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
+        return rounded(exact(value) / 100, output.digits + 2)
+    return rounded(value, output.digits)

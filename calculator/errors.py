@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
+from .decimals import plain
+
 __all__ = [
     "ERRORS",
     "NOTES",
@@ -96,13 +98,7 @@ def english(code: str, bound: Bound = None) -> str:
     The site does not use this: it words codes in the page's language.
     """
     text = ERRORS.get(code, code.replace("_", " "))
-    return text.format(bound=_plain(bound))
-
-
-def _plain(bound: Bound) -> str:
-    if isinstance(bound, float) and bound.is_integer():
-        return str(int(bound))
-    return str(bound)
+    return text.format(bound="" if bound is None else plain(bound))
 
 
 # Every code the core can return, each with its English wording for the command

@@ -35,6 +35,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 
+from . import decimals
 from .errors import SpecError
 
 __all__ = ["Notation", "Note", "localise"]
@@ -160,7 +161,7 @@ class Notation:
             return local_text, None
         if Decimal(local_text) == Decimal(_join(*plain)):
             return stripped, None
-        return local_text, _fixed(_join(*plain))
+        return local_text, decimals.plain(_join(*plain))
 
     def write(self, plain: str) -> str:
         """Write a plain fixed-point decimal (``-1234.5``) as this language does, ungrouped.
@@ -196,12 +197,6 @@ def _join(sign: str, whole: str, fraction: str, exponent: str) -> str:
     return sign + (whole or "0") + ("." + fraction if fraction else "") + exponent
 
 
-def _fixed(plain: str) -> str:
-    """A plain number as a fixed-point decimal string without trailing zeros."""
-    text = format(Decimal(plain).normalize(), "f")
-    return "0" if text in ("-0", "") else text
-
-
 def localise(
     names: tuple[str, ...], raw: Mapping[str, object], notation: Notation
 ) -> tuple[dict[str, object], tuple[Note, ...]]:
@@ -228,5 +223,5 @@ def localise(
         taken, other = reading
         plain[name] = taken
         if other is not None:
-            notes.append(Note(name, "read_grouped", (_fixed(taken), other)))
+            notes.append(Note(name, "read_grouped", (decimals.plain(taken), other)))
     return plain, tuple(notes)

@@ -370,13 +370,6 @@ def test_minimum_grouping_leaves_four_digits_ungrouped() -> None:
     assert charts._Numbers(charts.PLAIN, Labels()).plain("1234") == "1,234"
 
 
-def test_numbers_round_half_up_on_the_decimal_as_written() -> None:
-    assert charts._decimal(0.125, 2) == "0.13"
-    assert charts._decimal(2.675, 2) == "2.68"  # the double is 2.67499...: written 2.675
-    assert charts._decimal(Fraction(1, 3), 6) == "0.333333"
-    assert charts._decimal(1500, 1) == "1500"
-
-
 @pytest.mark.parametrize(
     ("text", "expected"),
     [

@@ -15,8 +15,9 @@ from collections.abc import Mapping
 from fractions import Fraction
 from types import MappingProxyType
 
+from ..decimals import exact
 from ..errors import InputError, InvalidInputs
-from ..spec import Calculator, Choice, Input, Mode, Option, Output, Result, Value
+from ..spec import Calculator, Choice, Input, Mode, Option, Output, Result
 
 __all__ = ["CALCULATOR", "SHARDING_TRAFFIC", "estimate", "measure", "predict", "step_latencies"]
 
@@ -134,16 +135,6 @@ def measure(*, devices: int, throughput: float, measured: float) -> Result:
     )
 
 
-def _exact(value: Value) -> Fraction:
-    """``value`` as the decimal it was written as: ``0.3`` is 3/10, not the binary double.
-
-    Parsing made a float of what the reader typed; its shortest ``repr`` is that
-    text again (for anything typed with up to 17 significant digits), so the
-    arithmetic below works on the reader's numbers, not on their binary neighbours.
-    """
-    return Fraction(value) if isinstance(value, int) else Fraction(repr(value))
-
-
 # Traffic of one step relative to plain data parallelism's all-reduce of the
 # gradients: ZeRO-1 and ZeRO-2 replace it by a reduce-scatter and an all-gather
 # of the same volume; ZeRO-3 all-gathers the parameters again for the backward
@@ -164,7 +155,7 @@ def step_latencies(
     nodes (``src/graph/tuning.cc``). On one node both are 2(d−1)·α.
     """
     nodes = -(-devices // devices_per_node)
-    intra, inter = _exact(latency), _exact(network_latency)
+    intra, inter = exact(latency), exact(network_latency)
     if algorithm == "tree":
         return 2 * ((devices // nodes - 1) * intra + (nodes.bit_length() - 1) * inter)
     return 2 * (nodes - 1) * inter + 2 * (devices - nodes) * intra
@@ -222,14 +213,14 @@ def estimate(
         raise InvalidInputs([InputError("algorithm", "tree_allreduce_only")])
     traffic = SHARDING_TRAFFIC[sharding]
     size = parameters * bytes_per_value
-    bucket = _exact(bucket_size) * BYTES_PER_MB
+    bucket = exact(bucket_size) * BYTES_PER_MB
     # Exact ceiling of a rational: no float can put k one call off.
     calls = (
         1 if bucket == 0 else min(parameters, -((-size * bucket.denominator) // bucket.numerator))
     )
     steps = 2 * (devices - 1)
     bandwidth = (
-        traffic * Fraction(steps * size, devices) / (_exact(bus_bandwidth) * BYTES_PER_GB) * 1000
+        traffic * Fraction(steps * size, devices) / (exact(bus_bandwidth) * BYTES_PER_GB) * 1000
     )
     per_call = step_latencies(
         algorithm=algorithm,
@@ -242,8 +233,8 @@ def estimate(
     bandwidth_time, latency_time = float(bandwidth), float(latency_ms)
     # T is the sum of the two parts as shown, so that they always add up to it.
     allreduce_time = bandwidth_time + latency_time
-    compute = _exact(compute_time)
-    exposed = max(Fraction(0), Fraction(allreduce_time) - _exact(overlap) * compute / 100)
+    compute = exact(compute_time)
+    exposed = max(Fraction(0), Fraction(allreduce_time) - exact(overlap) * compute / 100)
     share = compute / (compute + exposed)
     return Result(
         {
