@@ -23,6 +23,7 @@ from babel.numbers import (
 )
 
 from calculator import Output, display_decimal
+from calculator.decimals import plain
 from calculator.notation import Notation
 from calculator.spec import SIGNS, Value
 
@@ -98,13 +99,6 @@ def notation(language: str) -> Notation:
         group_size=Locale.parse(language).decimal_formats[None].grouping[0],
         minus=get_minus_sign_symbol(language),
     )
-
-
-def plain(value: Value) -> str:
-    """A value in plain fixed-point notation (``1234.5``, ``0.00001``), as links carry it."""
-    number = Decimal(value) if isinstance(value, int) else Decimal(repr(value))
-    text = format(number.normalize(), "f")
-    return "0" if text in ("-0", "") else text
 
 
 def format_field(value: Value | None, language: str) -> str:
