@@ -43,7 +43,7 @@ from typing import Any
 from .calculators.data_parallel_scaling import estimate, measure, predict
 from .calculators.pipeline_bubble import bubble
 from .decimals import exact, rounded
-from .notation import Notation
+from .notation import ENGLISH, Notation
 from .spec import SIGNS, Value
 
 __all__ = ["CHARTS", "PLAIN", "WORDS", "Labels", "escape", "render", "scaling", "schedule"]
@@ -200,7 +200,7 @@ class Labels:
         return text
 
 
-PLAIN = Notation(decimal=".", group=",")
+PLAIN = ENGLISH
 """The notation of a chart drawn without one: English's."""
 
 
@@ -219,14 +219,8 @@ class _Numbers:
         self._labels = labels
 
     def plain(self, text: str) -> str:
-        """A plain non-negative decimal (``1234.5``) with the language's separators."""
-        whole, _, fraction = text.partition(".")
-        size = self._notation.group_size
-        if len(whole) >= size + self._labels.min_grouping:
-            head = len(whole) % size or size
-            groups = [whole[:head]] + [whole[i : i + size] for i in range(head, len(whole), size)]
-            whole = self._notation.group.join(groups)
-        return whole + (self._notation.decimal + fraction if fraction else "")
+        """A plain decimal (``1234.5``) with the language's separators and grouping."""
+        return self._notation.grouped(text, self._labels.min_grouping)
 
     def number(self, value: Value | Fraction, digits: int = 6) -> str:
         return self.plain(rounded(value, digits))

@@ -11,11 +11,11 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from decimal import Decimal
 
 from . import __version__
-from .decimals import plain
+from .decimals import exact, plain
 from .errors import WARNINGS, english
+from .notation import ENGLISH
 from .registry import CALCULATORS
 from .spec import SIGNS, Calculator, Choice, Input, Mode, Output, unit_for
 from .web import evaluate
@@ -152,8 +152,6 @@ def _human(calculator: Calculator, mode: Mode, reply: dict[str, object]) -> str:
 def _english(output: Output, text: str | None) -> str:
     if text is None:
         return "—"
-    number = Decimal(text)
-    if output.style == "percent":
-        number = number.scaleb(2)
+    shown = plain(exact(text) * 100) if output.style == "percent" else text
     suffix = SIGNS.get(output.style, f" {unit_for(output.unit, text)}" if output.unit else "")
-    return format(number, ",f") + suffix
+    return ENGLISH.grouped(shown) + suffix

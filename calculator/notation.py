@@ -38,7 +38,7 @@ from decimal import Decimal
 from . import decimals
 from .errors import SpecError
 
-__all__ = ["Notation", "Note", "localise"]
+__all__ = ["ENGLISH", "Notation", "Note", "localise"]
 
 _SPACES = " \u00a0\u202f"
 """Group separators a reader may type where the language's separator is a space."""
@@ -163,6 +163,27 @@ class Notation:
             return stripped, None
         return local_text, decimals.plain(_join(*plain))
 
+    def grouped(self, plain: str, min_grouping: int = 1) -> str:
+        """Write a plain fixed-point decimal (``-1234.5``) as this language does, grouped.
+
+        The core's one grouping of digits, for what is read rather than typed
+        (a chart's numbers, the command line's results): the whole part in groups
+        of :attr:`group_size` once it has at least ``group_size + min_grouping``
+        digits (CLDR's minimum grouping: Italian writes ``1234`` but ``12.345``).
+
+        Raises:
+            ValueError: If ``plain`` is not a fixed-point decimal string.
+        """
+        written = self.write(plain)
+        sign = written[: len(written) - len(written.lstrip(self.minus))]
+        whole, _, fraction = written[len(sign) :].partition(self.decimal)
+        size = self.group_size
+        if len(whole) >= size + min_grouping:
+            head = len(whole) % size or size
+            groups = [whole[:head]] + [whole[i : i + size] for i in range(head, len(whole), size)]
+            whole = self.group.join(groups)
+        return sign + whole + (self.decimal + fraction if fraction else "")
+
     def write(self, plain: str) -> str:
         """Write a plain fixed-point decimal (``-1234.5``) as this language does, ungrouped.
 
@@ -225,3 +246,7 @@ def localise(
         if other is not None:
             notes.append(Note(name, "read_grouped", (decimals.plain(taken), other)))
     return plain, tuple(notes)
+
+
+ENGLISH = Notation(decimal=".", group=",")
+"""English's notation: the command line's, and a chart's drawn without a page's."""

@@ -192,3 +192,21 @@ def test_without_a_notation_the_boundary_reads_plain_notation_only() -> None:
 def test_a_bad_notation_is_a_bad_request() -> None:
     reply = json.loads(evaluate("pipeline-bubble", "{}", '{"decimal": ","}'))
     assert reply["errors"] == [{"field": None, "code": "bad_request", "bound": None}]
+
+
+@pytest.mark.parametrize(
+    ("notation", "min_grouping", "plain", "text"),
+    [
+        (EN, 1, "1234567.25", "1,234,567.25"),
+        (EN, 1, "999", "999"),
+        (EN, 1, "-1234", "-1,234"),
+        (FR, 1, "1234,5".replace(",", "."), "1\u202f234,5"),
+        (IT, 2, "1234", "1234"),
+        (IT, 2, "12345.5", "12.345,5"),
+        (Notation(decimal=",", group=".", minus="\u2212"), 1, "-1500", "\u22121.500"),
+    ],
+)
+def test_grouped_writes_the_whole_part_in_groups_from_the_minimum(
+    notation: Notation, min_grouping: int, plain: str, text: str
+) -> None:
+    assert notation.grouped(plain, min_grouping) == text
