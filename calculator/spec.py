@@ -20,7 +20,9 @@ __all__ = [
     "SIGNS",
     "UNITS",
     "Calculator",
+    "Chart",
     "Choice",
+    "Compute",
     "Field",
     "Input",
     "Mode",
@@ -62,7 +64,11 @@ UNITS: Mapping[str, str] = MappingProxyType(
         "chunks": "chunk",
         "bytes": "byte",
         "GB/s": "GB/s",
+        "GB": "GB",
         "MB": "MB",
+        "TFLOP/s": "TFLOP/s",
+        "tokens/s": "token/s",
+        "s": "s",
         "ms": "ms",
         "µs": "µs",
         "%": "%",
@@ -265,6 +271,23 @@ Compute = Callable[..., Result]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Chart:
+    """A chart a mode draws beside its results (see :mod:`calculator.charts`)."""
+
+    draw: Callable[..., str]
+    """``draw(mode, values, labels, notation)``: the chart of the mode's parsed
+    inputs as an HTML fragment, in the words of :class:`calculator.drawing.Labels`
+    and the page's :class:`calculator.notation.Notation`."""
+    words: Mapping[str, str]
+    """Every word the chart shows, in English, by key (``{name}`` marks a
+    number): what the site translates."""
+
+    def __post_init__(self) -> None:
+        if not self.words:
+            raise SpecError("a chart needs its words")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Mode:
     """One question a calculator answers, with its own inputs and outputs."""
 
@@ -280,6 +303,8 @@ class Mode:
     """Pure keyword-only function of the inputs returning a :class:`Result`."""
     groups: tuple[tuple[str, tuple[str, ...]], ...] = ()
     """Optional grouping of inputs for the form: ``(English legend, input_names)``."""
+    chart: Chart | None = None
+    """The chart drawn beside the results, if the mode has one."""
 
     def __post_init__(self) -> None:
         if not _SLUG.match(self.name):

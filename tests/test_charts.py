@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from calculator import charts, evaluate, get, run
+from calculator import chart_scaling, chart_schedule, charts, drawing, evaluate, get, run
 from calculator.charts import WORDS, Labels, escape, render
 from calculator.notation import Notation
 from calculator.values import parse_inputs
@@ -166,7 +166,7 @@ def test_estimate_draws_the_speedup_with_an_efficiency_that_falls_with_the_devic
         if element.attrib.get("class") == "calc-chart__line calc-chart__estimated"
     )
     # One point per sample and the entered one, from one device on.
-    assert curve.count("L") >= charts._SAMPLES
+    assert curve.count("L") >= chart_scaling._SAMPLES
     assert curve.startswith("M64.")
     desc = texts(root, "desc")[0]
     assert desc.startswith("The estimated efficiency falls from 100% on one device to ")
@@ -212,12 +212,12 @@ def test_axes_label_large_and_small_numbers_with_a_power_of_ten(
 
 
 def test_wide_tick_labels_get_fewer_ticks_and_never_collide() -> None:
-    numbers = charts._Numbers(charts.PLAIN, Labels())
-    axis = charts._fitting_axis(Fraction(625000), Fraction(312), numbers)
+    numbers = drawing.Numbers(charts.PLAIN, Labels())
+    axis = drawing.fitting_axis(Fraction(625000), Fraction(312), numbers)
     widest = max(len(axis.label(numbers, tick)) for tick in axis.ticks)
     assert 312 / (len(axis.ticks) - 1) >= widest * 7.8 + 8
     # Nothing fits in 10 units: the last candidate, one interval, is taken anyway.
-    fallback = charts._fitting_axis(Fraction(625000), Fraction(10), numbers)
+    fallback = drawing.fitting_axis(Fraction(625000), Fraction(10), numbers)
     assert len(fallback.ticks) == 2
 
 
@@ -300,7 +300,7 @@ def test_a_large_pipeline_is_drawn_shortened_and_says_so() -> None:
 
 
 def test_the_cut_keeps_every_idle_stretch_whole() -> None:
-    timeline = charts._timeline(stages=4, work=100)
+    timeline = chart_schedule._timeline(stages=4, work=100)
     # Every stage is busy from 3 to 100 (forward) and from 106 to 203 (backward).
     assert timeline.cuts == ((6, 97), (109, 200))
     # Idle stretches lie outside the cuts: drawn whole.
@@ -308,8 +308,8 @@ def test_the_cut_keeps_every_idle_stretch_whole() -> None:
         for start, end in ((0, stage), (stage + 100, 106 - stage), (206 - stage, 206)):
             assert timeline.pieces(start, end) == ([(start, end)] if start < end else [])
     assert timeline.pieces(0, 206) == [(0, 6), (97, 109), (200, 206)]
-    assert timeline.position(97) == 6 + charts._GAP
-    assert timeline.drawn == 206 - 2 * (91 - charts._GAP)
+    assert timeline.position(97) == 6 + chart_schedule._GAP
+    assert timeline.drawn == 206 - 2 * (91 - chart_schedule._GAP)
 
 
 def test_a_single_stage_never_idles() -> None:
@@ -360,14 +360,14 @@ def test_words_and_numbers_follow_the_page_language() -> None:
 
 def test_minimum_grouping_leaves_four_digits_ungrouped() -> None:
     labels = Labels(min_grouping=2)
-    numbers = charts._Numbers(ITALIAN, labels)
+    numbers = drawing.Numbers(ITALIAN, labels)
     assert [numbers.plain(text) for text in ("999", "1234", "12345.5", "1234567")] == [
         "999",
         "1234",
         "12.345,5",
         "1.234.567",
     ]
-    assert charts._Numbers(charts.PLAIN, Labels()).plain("1234") == "1,234"
+    assert drawing.Numbers(charts.PLAIN, Labels()).plain("1234") == "1,234"
 
 
 @pytest.mark.parametrize(
@@ -382,7 +382,7 @@ def test_minimum_grouping_leaves_four_digits_ungrouped() -> None:
             '{"words": {"data": "Données", "nope": "x", "entered": 3}, "min_grouping": 2, '
             '"percent": "{value} %", "id": "Calc-A_b-1"}',
             Labels(
-                words={**WORDS, "data": "Données"},
+                words={"data": "Données", "nope": "x"},
                 min_grouping=2,
                 percent="{value} %",
                 prefix="calc-ab-1",
@@ -394,9 +394,19 @@ def test_labels_keep_what_they_can_use(text: str | None, expected: Labels) -> No
     assert Labels.from_json(text) == expected
 
 
-def test_a_missing_word_falls_back_to_english() -> None:
-    assert Labels(words={}).word("data") == "The chart's numbers"
-    assert Labels().word("entered", value="7") == "7 (entered)"
+def test_a_chart_takes_the_page_words_it_has_and_english_for_the_rest() -> None:
+    english = chart_scaling.SCALING.words
+    labels = Labels(words={"data": "Données", "nope": "x"}).for_chart(english)
+    assert labels.words == {**english, "data": "Données"}
+    assert labels.word("entered", value="7") == "7 (entered)"
+    assert Labels().for_chart(english).word("data") == "The chart's numbers"
+
+
+def test_every_word_of_every_declared_chart_is_in_words() -> None:
+    for charts_of in charts.CHARTS.values():
+        for chart in charts_of.values():
+            assert dict(chart.words).items() <= dict(WORDS).items()
+    assert set(charts.CHARTS) == {"data-parallel-scaling", "pipeline-bubble"}
 
 
 def test_escape_drops_what_xml_refuses_and_escapes_the_rest() -> None:
@@ -460,7 +470,7 @@ def test_hostile_labels_stay_text(slug: str, mode: str, payload: str) -> None:
         assert not any(name.lower().startswith("on") for name in element.attrib)
     # The words arrive as text, whole, less what XML cannot hold.
     title = texts(root, "title")[0]
-    assert title.startswith(charts._NOT_XML.sub("", payload))
+    assert title.startswith(drawing._NOT_XML.sub("", payload))
     assert title.endswith(("devices", "as estimated", "v = 1"))
 
 

@@ -16,7 +16,7 @@ from calculator import (
     SpecError,
     UnknownCalculatorError,
 )
-from calculator.spec import unit_for
+from calculator.spec import Chart, Choice, Option, unit_for
 
 
 def _compute(**values: object) -> Result:
@@ -185,7 +185,9 @@ def test_input_step_is_1_for_whole_numbers_and_any_otherwise() -> None:
 
 def test_mode_finds_inputs_by_name_and_refuses_others() -> None:
     mode = _mode(inputs=(_input(), _input(name="other", default=None, optional=True)))
-    assert mode.input("other").optional
+    other = mode.input("other")
+    assert isinstance(other, Input)
+    assert other.optional
     with pytest.raises(KeyError):
         mode.input("missing")
     assert mode.defaults() == {"count": 4, "other": None}
@@ -244,3 +246,57 @@ def test_a_warning_must_be_one_of_the_declared_codes() -> None:
 )
 def test_english_units_are_singular_for_exactly_one(unit: str, shown: str, text: str) -> None:
     assert unit_for(unit, shown) == text
+
+
+def test_a_chart_without_words_is_refused() -> None:
+    with pytest.raises(SpecError, match="needs its words"):
+        Chart(draw=lambda *_: "", words={})
+
+
+OPTIONS = (Option(value="ring", label="Ring"), Option(value="tree", label="Tree"))
+
+
+@pytest.mark.parametrize(
+    ("value", "label", "message"),
+    [
+        ("Ring", "Ring", "kebab-case or a whole number"),
+        ("a b", "A b", "kebab-case or a whole number"),
+        ("ring", "", "needs a label"),
+    ],
+)
+def test_a_wrong_option_is_refused(value: str, label: str, message: str) -> None:
+    with pytest.raises(SpecError, match=message):
+        Option(value=value, label=label)
+
+
+def test_an_option_may_be_a_whole_number() -> None:
+    assert Option(value="3", label="ZeRO-3").value == "3"
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"name": "Algorithm"}, "snake_case"),
+        ({"name": "mode"}, "not reserved"),
+        ({"options": OPTIONS[:1]}, "two or more distinct"),
+        ({"options": (OPTIONS[0], OPTIONS[0])}, "two or more distinct"),
+        ({"default": "butterfly"}, "is not one of"),
+    ],
+)
+def test_a_wrong_choice_is_refused(changes: dict[str, Any], message: str) -> None:
+    declaration: dict[str, Any] = {
+        "name": "algorithm",
+        "label": "Algorithm",
+        "options": OPTIONS,
+        "default": "ring",
+    }
+    with pytest.raises(SpecError, match=message):
+        Choice(**{**declaration, **changes})
+
+
+def test_a_choice_finds_each_option_by_its_value() -> None:
+    choice = Choice(name="algorithm", label="Algorithm", options=OPTIONS, default="ring")
+    assert choice.values == ("ring", "tree")
+    assert choice.option("tree") is OPTIONS[1]
+    with pytest.raises(KeyError):
+        choice.option("butterfly")

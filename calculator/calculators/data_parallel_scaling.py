@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from types import MappingProxyType
 
+from ..chart_scaling import SCALING
 from ..decimals import exact
 from ..errors import InputError, InvalidInputs
 from ..spec import Calculator, Choice, Input, Mode, Option, Output, Result
@@ -292,6 +293,7 @@ CALCULATOR = Calculator(
             ),
             groups=(("Compute cluster", ("devices", "throughput", "efficiency")),),
             compute=predict,
+            chart=SCALING,
         ),
         Mode(
             name="measure",
@@ -333,6 +335,7 @@ CALCULATOR = Calculator(
             ),
             groups=(("Measurements", ("devices", "throughput", "measured")),),
             compute=measure,
+            chart=SCALING,
         ),
         Mode(
             name="estimate",
@@ -531,6 +534,7 @@ CALCULATOR = Calculator(
                 ("Compute", ("compute_time", "overlap")),
             ),
             compute=estimate,
+            chart=SCALING,
         ),
     ),
 )

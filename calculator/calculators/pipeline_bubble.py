@@ -10,6 +10,7 @@ time, (p−1)/(v·m), as Megatron-LM does (it can exceed 100 %), or the whole st
 
 from __future__ import annotations
 
+from ..chart_schedule import SCHEDULE
 from ..errors import InputError, InvalidInputs
 from ..spec import Calculator, Input, Mode, Output, Result
 
@@ -107,6 +108,7 @@ CALCULATOR = Calculator(
             ),
             groups=(("Pipeline schedule", ("stages", "micro_batches", "chunks")),),
             compute=bubble,
+            chart=SCHEDULE,
         ),
     ),
 )

@@ -25,7 +25,8 @@ from calcsite.widgets import chart_context, chart_labels
 from jinja2 import Environment, FileSystemLoader
 
 from calculator import Output, get, run
-from calculator.charts import CHARTS, WORDS, Labels, _Numbers, render
+from calculator.charts import CHARTS, WORDS, Labels, render
+from calculator.drawing import Numbers
 from calculator.values import parse_inputs
 
 from .conftest import ROOT
@@ -83,7 +84,7 @@ VALUES = ["0", "7", "999", "1234", "12345", "123456.5", "1234567.25", "0.5", "15
 def test_the_core_writes_numbers_as_babel_does(language: str) -> None:
     """The chart's numbers, written by the core with the page's conventions, are CLDR's."""
     labels = Labels.from_json(chart_labels(language, "x"))
-    numbers = _Numbers(notation(language), labels)
+    numbers = Numbers(notation(language), labels)
     for value in VALUES:
         number = Decimal(value)
         whole = number == number.to_integral()
