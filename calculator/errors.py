@@ -137,6 +137,11 @@ WARNINGS: Mapping[str, str] = MappingProxyType(
             "sharding, NCCL would run such all-reduces across many nodes as a tree "
             "(--algorithm tree)"
         ),
+        "tensor_across_nodes": (
+            "the tensor-parallel degree exceeds the devices of a node: every layer's "
+            "collectives cross the network"
+        ),
+        "out_of_memory": "the most loaded device needs more memory than it has",
     }
 )
 """Warning codes (``warnings`` of a success reply), with English wording."""

@@ -1,0 +1,997 @@
+"""Training planner: whether a parallel layout fits, and how long its steps take.
+
+The ``check`` mode takes a dense GPT-style transformer, a cluster and a Megatron-LM
+layout (tensor t, pipeline p with v chunks, data d = N / (t·p), ZeRO stage, activation
+recomputation, sequence parallelism) and returns what a device of the most loaded
+pipeline stage, the first, holds, and a first-order step time. Every term is sourced where
+it is computed:
+
+- parameters: Narayanan et al. 2021 (arXiv 2104.04473v5) eq. 2, generalised to
+  grouped-query attention and SwiGLU as Megatron-LM counts the matrices;
+- model states: 2 + 4 + 12 bytes per parameter (bf16 weights, fp32 main gradients,
+  fp32 master weights and Adam moments), Megatron-LM's 18, sharded over d by ZeRO's
+  stages (Rajbhandari et al. 2020, arXiv 1910.02054, Figure 1 and section 5);
+- activations: Korthikanti et al. 2022 (arXiv 2205.05198) Table 2 and section 4.3, times
+  the micro-batches the first stage holds under 1F1B (section 4.2.3);
+- FLOPs: Narayanan et al. 2021 eq. 3 and Korthikanti et al. 2022 Appendix A, generalised
+  as Megatron-LM's ``num_floating_point_operations`` does, with the papers' convention of
+  counting every attention score;
+- time: the hardware FLOPs at a share of peak, the pipeline bubble (p−1)/(v·m) as the
+  ``pipeline-bubble`` calculator counts it (Narayanan et al. 2021 section 2.2), and the
+  tensor-, pipeline- and data-parallel traffic at the bus bandwidths given, priced like the
+  ``data-parallel-scaling`` estimate, whose own functions price the data-parallel part.
+  The parts are added: a first-order model in which nothing overlaps.
+
+Megatron-LM files are cited at commit d98e8a64ddf34856e74b24714e3bedb2f5a39553
+(22 August 2026) unless another commit is named.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from types import MappingProxyType
+
+from ..decimals import exact
+from ..errors import InputError, InvalidInputs
+from ..spec import Calculator, Choice, Input, Mode, Option, Output, Result
+from .data_parallel_scaling import (
+    MAX_BUS_BANDWIDTH,
+    MAX_LATENCY,
+    MIN_BUS_BANDWIDTH,
+    estimate,
+    step_latencies,
+)
+
+__all__ = [
+    "CALCULATOR",
+    "EFFICIENCY",
+    "Shape",
+    "activation_bytes_per_layer",
+    "check",
+    "hardware_flops",
+    "model_flops",
+    "model_state_bytes",
+    "parameters",
+    "stage_parameters",
+]
+
+BYTES_PER_GB = 10**9
+WEIGHT_BYTES = 2
+"""bf16 weights (``--bf16``)."""
+GRADIENT_BYTES = 4
+"""fp32 main gradients: under ``--bf16`` Megatron-LM accumulates and reduces gradients in
+fp32 unless told otherwise (``megatron/training/arguments.py`` lines 1204–1217)."""
+OPTIMIZER_BYTES = 12
+"""fp32 master weights and Adam's two fp32 moments: 4 + 4 + 4."""
+ACTIVATION_BYTES = 2
+"""bf16 activations: a tensor of s·b·h values takes 2·s·b·h bytes (Korthikanti et al.
+2022, section 4.1)."""
+
+EFFICIENCY = 62.5
+"""Share of peak, in percent, that the matrix products reach: one value for every run,
+fitted once on the 20 published runs of :mod:`calculator.calculators.planner_runs` (the
+value, to 0.1 point, that minimises the mean absolute relative error of their step times);
+``tests/calculators/test_training_planner.py`` refits it and fails if it moves."""
+
+# Bounds: generous for any real model and cluster, and small enough that every result
+# stays finite: the FLOPs of a step stay below 1e37, its time below 1e31 s (and above
+# 1e-21 s) and the memory below 1e26 GB; a test runs the corners.
+MAX_LAYERS = 100_000
+MAX_HIDDEN = 1_000_000
+MAX_HEADS = 100_000
+MAX_FFN = 10_000_000
+MAX_VOCABULARY = 10_000_000
+MAX_SEQUENCE = 10_000_000
+MAX_DEVICES = 10_000_000
+MAX_BATCH = 1_000_000_000
+MAX_DEGREE = 1_000_000
+MAX_INTERLEAVE = 1_000
+MIN_PEAK = 0.001
+MAX_PEAK = 1_000_000_000
+MIN_MEMORY = 0.001
+MAX_MEMORY = 1_000_000_000
+MIN_EFFICIENCY = 1
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Shape:
+    """A dense decoder-only transformer, as Megatron-LM's GPT model builds it.
+
+    Attributes:
+        layers: Transformer layers l.
+        hidden: Hidden size h; the head size is h / a.
+        heads: Attention (query) heads a.
+        kv_heads: Key and value heads g (``--num-query-groups``); g = a without GQA.
+        ffn: Hidden size of the MLP f (``--ffn-hidden-size``).
+        swiglu: Whether the MLP is SwiGLU (three matrices) rather than GeLU (two).
+        vocabulary: Vocabulary V, as padded by Megatron-LM.
+        sequence: Sequence length s.
+    """
+
+    layers: int
+    hidden: int
+    heads: int
+    kv_heads: int
+    ffn: int
+    swiglu: bool
+    vocabulary: int
+    sequence: int
+
+    @property
+    def kv_width(self) -> int:
+        """h·g/a: the width of the keys, and of the values."""
+        return self.hidden * self.kv_heads // self.heads
+
+    @property
+    def matrices(self) -> int:
+        """Weights of one layer's matrix products.
+
+        Attention 2h² + 2h·(h·g/a), Megatron-LM's ``2h²(1 + g/a)``, and the MLP's two
+        (GeLU) or three (SwiGLU) h × f matrices: ``theoretical_memory_usage.py`` lines
+        82–93 and 103 (``gated_linear_multiplier`` 3/2).
+        """
+        attention = 2 * self.hidden * self.hidden + 2 * self.hidden * self.kv_width
+        return attention + (3 if self.swiglu else 2) * self.hidden * self.ffn
+
+
+def _layer_parameters(shape: Shape) -> tuple[int, int]:
+    """One layer's parameters: (split over the tensor-parallel ranks, held by each).
+
+    Narayanan et al. 2021 eq. 2 counts 12h² + 13h per GeLU layer with f = 4h: the
+    matrices, the biases (QKV 3h, projection h, first MLP matrix 4h, second h) and two
+    LayerNorms (4h). Megatron-LM's defaults have them all (``--add-bias-linear``,
+    LayerNorm). The column-parallel biases (QKV, first MLP matrix) are split with their
+    matrices; the row-parallel ones (projection, second MLP matrix) and the LayerNorms
+    are replicated, as ``RowParallelLinear`` and ``theoretical_memory_usage.py``
+    (lines 214–229: ``replicated_params``) hold them.
+    """
+    h = shape.hidden
+    column_biases = h + 2 * shape.kv_width + (2 if shape.swiglu else 1) * shape.ffn
+    return shape.matrices + column_biases, 2 * h + 4 * h
+
+
+def parameters(shape: Shape) -> int:
+    """Every parameter of the model.
+
+    Narayanan et al. 2021 eq. 2, P = 12lh²(1 + 13/(12h) + (V + s)/(12lh)), plus the final
+    LayerNorm's 2h, which eq. 2 leaves out and ``theoretical_memory_usage.py`` (line 96)
+    counts: the layers, the word embeddings V·h once (input and output tied, Megatron-LM's
+    default: ``--untie-embeddings-and-output-weights`` is off, ``arguments.py`` line 2460)
+    and learned position embeddings s·h.
+    """
+    split, replicated = _layer_parameters(shape)
+    h = shape.hidden
+    return shape.layers * (split + replicated) + (shape.vocabulary + shape.sequence) * h + 2 * h
+
+
+def stage_parameters(shape: Shape, *, tensor: int, pipeline: int) -> Fraction:
+    """Parameters on one device of the most loaded stage, the first.
+
+    It holds l/p layers (all its v chunks together), the word embeddings split over the t
+    ranks (``VocabParallelEmbedding``) and the position embeddings, replicated; the last
+    stage holds the same layers, its copy of the tied word embeddings and the final
+    LayerNorm, 2h against s·h, so never more (``theoretical_memory_usage.py`` lines
+    247–267 count the embedding once on the most loaded shard). With p = 1 the one stage
+    holds everything.
+    """
+    split, replicated = _layer_parameters(shape)
+    layers = shape.layers // pipeline
+    h = shape.hidden
+    held = Fraction(layers * split + shape.vocabulary * h, tensor)
+    held += layers * replicated + shape.sequence * h
+    return held + (2 * h if pipeline == 1 else 0)
+
+
+def model_state_bytes(
+    stage: Fraction, *, data_parallel: int, zero: int, gradient_bytes: int = GRADIENT_BYTES
+) -> tuple[Fraction, Fraction, Fraction]:
+    """Bytes of weights, gradients and optimizer states on one device.
+
+    Without sharding, 2 + 4 + 12 = 18 bytes a parameter; ZeRO-1 shards the optimizer
+    states over the d replicas, ZeRO-2 the gradients too, ZeRO-3 the weights too
+    (Rajbhandari et al. 2020, Figure 1: (2 + 2 + K)Ψ, 2Ψ + 2Ψ + KΨ/N_d, 2Ψ + (2 + K)Ψ/N_d,
+    (2 + 2 + K)Ψ/N_d with fp16 gradients). ZeRO-1 is Megatron-LM's distributed
+    optimizer, 6 + 12/d with fp32 gradients (``docs/user-guide/features/dist_optimizer.md``
+    line 19; 18 without it, ``theoretical_memory_usage.py`` line 296).
+
+    Args:
+        stage: Parameters on the device before sharding.
+        data_parallel: Replicas d that shard them.
+        zero: ZeRO stage, 0 to 3.
+        gradient_bytes: Bytes of a gradient: 4 (fp32, Megatron-LM), 2 in ZeRO's paper.
+    """
+
+    def share(nbytes: int, sharded: bool) -> Fraction:
+        return stage * nbytes / (data_parallel if sharded else 1)
+
+    return (
+        share(WEIGHT_BYTES, zero >= 3),
+        share(gradient_bytes, zero >= 2),
+        share(OPTIMIZER_BYTES, zero >= 1),
+    )
+
+
+def activation_bytes_per_layer(
+    shape: Shape, *, micro_batch: int, tensor: int, recompute: str, sequence_parallel: bool
+) -> Fraction:
+    """Bytes one layer keeps for one micro-batch until its backward pass.
+
+    Korthikanti et al. 2022, Table 2: s·b·h·(34 + 5as/h) without parallelism, of which
+    10·s·b·h stay whole on every tensor-parallel rank (the LayerNorms' inputs 4, the two
+    dropout masks 2, the inputs of the QKV and first MLP products 2 + 2) and 24·s·b·h and
+    the 5as²b of the attention scores are split: s·b·h·(10 + 24/t + 5as/(ht)); sequence
+    parallelism splits the 10 too, s·b·h/t·(34 + 5as/h); selective recomputation keeps no
+    attention scores; full recomputation keeps each layer's input, 2·s·b·h (section 5),
+    which sequence parallelism leaves split over t (without it, section 5 notes, the split
+    would cost an extra all-gather). The 24 is generalised from section 4.1's
+    accounting: Q 2, K and V 2·g/a each, the projection's input 2, and the MLP's
+    4f/h (GeLU's input and the second product's input) or 6f/h (SwiGLU's gate, its other
+    half and their product), 24 for MHA with f = 4h. Megatron-LM's estimate counts 4f/h
+    for SwiGLU too (``theoretical_memory_usage.py`` lines 317–319).
+    """
+    s, b, h = shape.sequence, micro_batch, shape.hidden
+    sbh = s * b * h
+    if recompute == "full":
+        return Fraction(ACTIVATION_BYTES * sbh, tensor if sequence_parallel else 1)
+    whole = 10 * sbh
+    mlp = (6 if shape.swiglu else 4) * s * b * shape.ffn
+    split = 2 * sbh + 4 * s * b * shape.kv_width + 2 * sbh + mlp
+    scores = 0 if recompute == "selective" else 5 * shape.heads * s * s * b
+    if sequence_parallel:
+        return Fraction(whole + split + scores, tensor)
+    return whole + Fraction(split + scores, tensor)
+
+
+def _first_stage_activations(
+    shape: Shape,
+    *,
+    micro_batch: int,
+    micro_batches: int,
+    tensor: int,
+    pipeline: int,
+    interleave: int,
+    recompute: str,
+    sequence_parallel: bool,
+) -> Fraction:
+    """Activation bytes on a device of the first stage, the most loaded.
+
+    Under 1F1B the first stage holds min(m, p) micro-batches of its l/p layers, l layers'
+    worth when m ≥ p (Korthikanti et al. 2022, section 4.2.3); interleaving multiplies that
+    by 1 + (p−1)/(p·v) (same section; ``theoretical_memory_usage.py`` lines 341–361, which
+    also discounts m < p). Section 4.3 adds the embedding's dropout mask, s·b·h a
+    micro-batch (split over t under sequence parallelism), and with p = 1 the output
+    layer's 4·s·b·h/t·(1 + V/h) (final LayerNorm, the output product's input and the fp32
+    logits).
+    """
+    per_layer = activation_bytes_per_layer(
+        shape,
+        micro_batch=micro_batch,
+        tensor=tensor,
+        recompute=recompute,
+        sequence_parallel=sequence_parallel,
+    )
+    sbh = shape.sequence * micro_batch * shape.hidden
+    if interleave > 1:
+        in_flight = pipeline * (1 + Fraction(pipeline - 1, pipeline * interleave))
+    else:
+        in_flight = Fraction(min(micro_batches, pipeline))
+    layers = shape.layers // pipeline
+    embedding = Fraction(sbh, tensor if sequence_parallel else 1)
+    total = in_flight * (layers * per_layer + embedding)
+    if pipeline == 1:
+        total += Fraction(4 * sbh, tensor) * (1 + Fraction(shape.vocabulary, shape.hidden))
+    return total
+
+
+def model_flops(shape: Shape, *, batch: int) -> int:
+    """FLOPs of one optimizer step over ``batch`` sequences, recomputation excluded.
+
+    Each product of an m × n by an n × k matrix costs 2mnk, and the backward pass twice the
+    forward: 6·B·s·(l·(W + 2·s·h) + h·V), with W a layer's matrix weights and 2·s·h per
+    token for QKᵀ and the attention over V. Megatron-LM's ``num_floating_point_operations``
+    at core_r0.11.0 (commit 7c00175e6b24b3cd835d21a9d287c35a07e275b3,
+    ``megatron/training/training.py`` lines 118–171) is the same sum, 12·B·s·l·h²·((1 + g/a
+    + s/h) + (f/h)·(1 or 3/2) + V/(2lh)); for GPT-3's shape both reduce to Narayanan et al.
+    2021's 72·B·s·l·h²·(1 + s/(6h) + V/(12lh)) (eq. 3 without recomputation; Korthikanti et
+    al. 2022 Appendix A). Megatron-LM since commit 8873b55d (March 2025) halves the scores
+    for the causal mask; this model keeps the papers' convention, which their published
+    utilisations use.
+    """
+    s, h = shape.sequence, shape.hidden
+    return 6 * batch * s * (shape.layers * (shape.matrices + 2 * s * h) + h * shape.vocabulary)
+
+
+def hardware_flops(shape: Shape, *, batch: int, recompute: str) -> int:
+    """FLOPs the devices execute in one step: the model's and what is recomputed.
+
+    Full recomputation runs every layer's forward pass again, a third of its FLOPs:
+    Narayanan et al. 2021 eq. 3, 96·B·s·l·h²·(1 + s/(6h) + V/(16lh)) for GPT-3's shape.
+    Selective recomputation runs the attention scores' forward again, QKᵀ and the attention
+    over V, 4·B·s²·l·h (Korthikanti et al. 2022, section 5 and Appendix A). Appendix A
+    writes the hardware FLOPs as 72·B·s·l·h²·(1 + s/(3h) + V/(12lh)), three times that
+    term, and the HFUs it publishes follow it; this model counts what runs, one forward,
+    so that selective never counts more than full recomputation.
+    """
+    model = model_flops(shape, batch=batch)
+    s, h = shape.sequence, shape.hidden
+    scores = 2 * s * h
+    if recompute == "full":
+        return model + 2 * batch * s * shape.layers * (shape.matrices + scores)
+    if recompute == "selective":
+        return model + 2 * batch * s * shape.layers * scores
+    return model
+
+
+SHARDING = MappingProxyType({0: "none", 1: "zero-1-2", 2: "zero-1-2", 3: "zero-3"})
+"""The data-parallel estimate's sharding for each ZeRO stage: its traffic."""
+
+
+def _ring(
+    nbytes: int, *, devices: int, devices_per_node: int, bandwidth: Fraction, latency: float
+) -> Fraction:
+    """Seconds of one ring all-reduce: 2(k−1)/k · bytes / B plus its steps' latency.
+
+    The bandwidth part is the definition of bus bandwidth (nccl-tests'
+    ``doc/PERFORMANCE.md``); the latency part is :func:`step_latencies`, 2(k−1) steps.
+    """
+    move = Fraction(2 * (devices - 1) * nbytes, devices) / (bandwidth * BYTES_PER_GB)
+    steps = step_latencies(
+        algorithm="ring",
+        devices=devices,
+        devices_per_node=devices_per_node,
+        latency=latency,
+        network_latency=latency,
+    )
+    return move + steps / 10**6
+
+
+def _errors(
+    *,
+    layers: int,
+    hidden: int,
+    heads: int,
+    kv_heads: int | None,
+    ffn: int,
+    devices: int,
+    global_batch: int,
+    micro_batch: int,
+    tensor: int,
+    pipeline: int,
+    interleave: int,
+) -> list[InputError]:
+    """Every layout Megatron-LM refuses, in the order of the fields.
+
+    ``arguments.py`` line 1332 (h a multiple of a), ``transformer_config.py`` lines 1446
+    and 1461–1467 (a and g multiples of t; Megatron-LM also accepts g dividing t, with K
+    and V replicated, which this model does not cover), the column-parallel split of f,
+    ``arguments.py`` line 968 (l a multiple of p; of p·v with v chunks), ``arguments.py``
+    lines 432–434 (N a multiple of t·p), ``num_microbatches_calculator.py`` lines 380–386 (B a
+    multiple of b·d) and Narayanan et al. 2021 section 2.2.2 (m a multiple of p when
+    interleaving, as the ``pipeline-bubble`` calculator requires).
+    """
+    errors: list[InputError] = []
+    groups = heads if kv_heads is None else kv_heads
+    if hidden % heads:
+        errors.append(InputError("hidden", "not_divisible", heads))
+    if heads % groups:
+        errors.append(InputError("heads", "not_divisible", groups))
+    if heads % tensor:
+        errors.append(InputError("heads", "not_divisible", tensor))
+    if kv_heads is not None and kv_heads % tensor:
+        errors.append(InputError("kv_heads", "not_divisible", tensor))
+    if ffn % tensor:
+        errors.append(InputError("ffn", "not_divisible", tensor))
+    if pipeline > 1 and layers % (pipeline * interleave):
+        errors.append(InputError("layers", "not_divisible", pipeline * interleave))
+    if devices % (tensor * pipeline):
+        errors.append(InputError("devices", "not_divisible", tensor * pipeline))
+    else:
+        per_step = micro_batch * devices // (tensor * pipeline)
+        if global_batch % per_step:
+            errors.append(InputError("global_batch", "not_divisible", per_step))
+        elif interleave > 1 and (global_batch // per_step) % pipeline:
+            errors.append(InputError("global_batch", "not_divisible", per_step * pipeline))
+    if interleave > 1 and pipeline == 1:
+        errors.append(InputError("interleave", "above_maximum", 1))
+    return errors
+
+
+def check(
+    *,
+    layers: int,
+    hidden: int,
+    heads: int,
+    kv_heads: int | None,
+    ffn: int | None,
+    mlp: str,
+    vocabulary: int,
+    sequence: int,
+    devices: int,
+    devices_per_node: int,
+    peak: float,
+    memory: float,
+    efficiency: float,
+    intra_bandwidth: float,
+    inter_bandwidth: float,
+    latency: float,
+    global_batch: int,
+    micro_batch: int,
+    tensor: int,
+    pipeline: int,
+    interleave: int,
+    zero: str,
+    recompute: str,
+    sequence_parallel: str,
+) -> Result:
+    """Check a parallel layout: memory of the most loaded device and a first-order step.
+
+    Args:
+        layers: Transformer layers l.
+        hidden: Hidden size h.
+        heads: Attention heads a.
+        kv_heads: Key and value heads g; ``None`` for a (no grouped-query attention).
+        ffn: MLP hidden size f; ``None`` for 4h.
+        mlp: ``gelu`` (two matrices) or ``swiglu`` (three).
+        vocabulary: Vocabulary V (padded).
+        sequence: Sequence length s, in tokens.
+        devices: Devices N.
+        devices_per_node: Devices n of a node.
+        peak: Dense bf16 peak of a device, in TFLOP/s.
+        memory: Memory of a device, in GB (10⁹ bytes).
+        efficiency: Share of the peak the matrix products reach, in percent.
+        intra_bandwidth: Bus bandwidth of a collective inside a node, GB/s.
+        inter_bandwidth: A node's bus bandwidth across nodes, all its devices together, GB/s.
+        latency: α, latency of one step of a collective or of one send, in µs.
+        global_batch: Sequences per optimizer step B.
+        micro_batch: Sequences per micro-batch b.
+        tensor: Tensor-parallel degree t.
+        pipeline: Pipeline stages p.
+        interleave: Model chunks per device v.
+        zero: ZeRO stage, ``0`` to ``3`` (``1`` is Megatron-LM's distributed optimizer).
+        recompute: ``none``, ``selective`` or ``full``.
+        sequence_parallel: ``on`` or ``off``.
+
+    Returns:
+        ``parameters``; ``data_parallel`` d = N / (t·p); ``micro_batches`` m = B / (b·d);
+        the memory of a device of the first stage, in GB: ``weights_memory``,
+        ``gradients_memory``, ``optimizer_memory``, ``activation_memory`` and their sum
+        ``memory``; the step, in seconds: ``compute_time`` (hardware FLOPs per device at
+        the efficiency's share of peak), ``bubble_time`` (compute·(p−1)/(v·m)),
+        ``tensor_time``, ``pipeline_time``, ``data_time`` and their sum ``step_time``;
+        ``tokens_per_second`` B·s / step; ``model_tflops`` model FLOPs per device and
+        second; ``mfu`` and ``hfu``, model and hardware FLOPs against peak, in percent.
+        Warnings: ``tensor_across_nodes`` when t > n, ``out_of_memory`` when the memory
+        exceeds the device's.
+
+    Raises:
+        InvalidInputs: ``not_divisible`` on ``hidden`` (by a), ``heads`` (by g, by t),
+            ``kv_heads`` and ``ffn`` (by t), ``layers`` (by p, or p·v), ``devices`` (by
+            t·p), ``global_batch`` (by b·d, or b·d·p when interleaving);
+            ``above_maximum`` on ``interleave`` (1) when p = 1.
+    """
+    errors = _errors(
+        layers=layers,
+        hidden=hidden,
+        heads=heads,
+        kv_heads=kv_heads,
+        ffn=4 * hidden if ffn is None else ffn,
+        devices=devices,
+        global_batch=global_batch,
+        micro_batch=micro_batch,
+        tensor=tensor,
+        pipeline=pipeline,
+        interleave=interleave,
+    )
+    if errors:
+        raise InvalidInputs(errors)
+    shape = Shape(
+        layers=layers,
+        hidden=hidden,
+        heads=heads,
+        kv_heads=heads if kv_heads is None else kv_heads,
+        ffn=4 * hidden if ffn is None else ffn,
+        swiglu=mlp == "swiglu",
+        vocabulary=vocabulary,
+        sequence=sequence,
+    )
+    parallel = sequence_parallel == "on"
+    zero_stage = int(zero)
+    data_parallel = devices // (tensor * pipeline)
+    micro_batches = global_batch // (micro_batch * data_parallel)
+
+    # Memory of a device of the first stage.
+    held = stage_parameters(shape, tensor=tensor, pipeline=pipeline)
+    weights, gradients, optimizer = model_state_bytes(
+        held, data_parallel=data_parallel, zero=zero_stage
+    )
+    activations = _first_stage_activations(
+        shape,
+        micro_batch=micro_batch,
+        micro_batches=micro_batches,
+        tensor=tensor,
+        pipeline=pipeline,
+        interleave=interleave,
+        recompute=recompute,
+        sequence_parallel=parallel,
+    )
+    total = weights + gradients + optimizer + activations
+
+    # Compute and the bubble (the pipeline-bubble calculator's (p−1)/(v·m)).
+    model = model_flops(shape, batch=global_batch)
+    hardware = hardware_flops(shape, batch=global_batch, recompute=recompute)
+    rate = exact(peak) * 10**12 * exact(efficiency) / 100
+    compute = Fraction(hardware, devices) / rate
+    bubble = compute * Fraction(pipeline - 1, interleave * micro_batches)
+
+    # Tensor parallelism: 4 all-reduces of s·b·h activations per layer and micro-batch,
+    # 2 forward (g) and 2 backward (f) (Narayanan et al. 2021 sections 2.3 and 3.2), 6 when
+    # full recomputation runs the forward again; sequence parallelism replaces each by a
+    # reduce-scatter and an all-gather of the same bytes and steps (Korthikanti et al.
+    # 2022 section 4.2.2; section 6.2 measures the pair a little slower, which this model
+    # leaves out). Inside a node unless t > n.
+    nbytes = ACTIVATION_BYTES * sequence * micro_batch * hidden
+    across = tensor > devices_per_node
+    tensor_time = Fraction(0)
+    if tensor > 1:
+        calls = 6 if recompute == "full" else 4
+        one = _ring(
+            nbytes,
+            devices=tensor,
+            devices_per_node=devices_per_node,
+            bandwidth=exact(inter_bandwidth if across else intra_bandwidth),
+            latency=latency,
+        )
+        tensor_time = calls * (layers // pipeline) * micro_batches * one
+
+    # Pipeline parallelism: consecutive stages exchange s·b·h activations per micro-batch,
+    # forward and backward (Narayanan et al. 2021 section 3.2), v times as often with v
+    # chunks (section 2.2.2); s·b·h/t under sequence parallelism. Each of the schedule's
+    # v·m + p − 1 slots (m + p − 1 in section 3.4's eq. 1) waits for one send each way.
+    # Pipeline parallelism is the outermost dimension of Megatron-LM's rank order
+    # tp-cp-ep-dp-pp (``megatron/core/parallel_state.py`` line 617), so once the job spans
+    # nodes a stage boundary crosses the network, where a node's n devices share its
+    # bandwidth.
+    pipeline_time = Fraction(0)
+    if pipeline > 1:
+        link = (
+            exact(inter_bandwidth) / devices_per_node
+            if devices > devices_per_node
+            else exact(intra_bandwidth)
+        )
+        send = Fraction(nbytes, tensor if parallel else 1) / (link * BYTES_PER_GB)
+        slots = interleave * micro_batches + pipeline - 1
+        pipeline_time = 2 * slots * (send + exact(latency) / 10**6)
+
+    # Data parallelism: the data-parallel estimate's own model of the stage's fp32
+    # gradients, one call after the backward pass (``--overlap-grad-reduce`` is off by
+    # default, ``arguments.py`` lines 3121–3122; Korthikanti et al. 2022 section 6.3 did not
+    # overlap either). The d replicas of a rank sit t ranks apart (the same rank order):
+    # inside a node while t·d ≤ n; beyond, n / t of them share each node, whose n devices
+    # all reduce at once, and each ring gets that share of the node's bandwidth. ZeRO-3's
+    # second gather of the weights is priced as the estimate prices it, half the traffic
+    # again at the gradients' bytes.
+    if tensor * data_parallel <= devices_per_node:
+        per_node, bandwidth = devices_per_node, exact(intra_bandwidth)
+    else:
+        per_node = max(1, devices_per_node // tensor)
+        bandwidth = exact(inter_bandwidth) * per_node / devices_per_node
+    reduction = estimate(
+        parameters=math.ceil(held),
+        bytes_per_value=GRADIENT_BYTES,
+        bucket_size=0,
+        sharding=SHARDING[zero_stage],
+        devices=data_parallel,
+        devices_per_node=per_node,
+        bus_bandwidth=float(bandwidth),
+        algorithm="ring",
+        latency=latency,
+        network_latency=latency,
+        compute_time=1,
+        overlap=0,
+    )
+    data_time = Fraction(reduction.values["allreduce_time"] or 0) / 1000
+
+    step = compute + bubble + tensor_time + pipeline_time + data_time
+    model_rate = Fraction(model, devices) / step
+    peak_rate = exact(peak) * 10**12
+    warnings = []
+    if across:
+        warnings.append("tensor_across_nodes")
+    if total > exact(memory) * BYTES_PER_GB:
+        warnings.append("out_of_memory")
+    return Result(
+        {
+            "parameters": parameters(shape),
+            "data_parallel": data_parallel,
+            "micro_batches": micro_batches,
+            "weights_memory": float(weights / BYTES_PER_GB),
+            "gradients_memory": float(gradients / BYTES_PER_GB),
+            "optimizer_memory": float(optimizer / BYTES_PER_GB),
+            "activation_memory": float(activations / BYTES_PER_GB),
+            "memory": float(total / BYTES_PER_GB),
+            "compute_time": float(compute),
+            "bubble_time": float(bubble),
+            "tensor_time": float(tensor_time),
+            "pipeline_time": float(pipeline_time),
+            "data_time": float(data_time),
+            "step_time": float(step),
+            "tokens_per_second": float(global_batch * sequence / step),
+            "model_tflops": float(model_rate / 10**12),
+            "mfu": float(model_rate * 100 / peak_rate),
+            "hfu": float(Fraction(hardware, devices) / step * 100 / peak_rate),
+        },
+        tuple(warnings),
+    )
+
+
+def _count(  # noqa: PLR0917 -- one positional per column of the declarations below
+    name: str, label: str, default: int | None, maximum: int, help: str, rule: str = ""
+) -> Input:
+    """A whole number of at least 1; optional, and empty by default, when ``default`` is None."""
+    return Input(
+        name=name,
+        label=label,
+        default=default,
+        minimum=1,
+        maximum=maximum,
+        integer=True,
+        optional=default is None,
+        help=help,
+        rule=rule,
+    )
+
+
+INPUTS = (
+    _count("layers", "Layers", 96, MAX_LAYERS, "l: transformer layers (GPT-3: 96)."),
+    _count("hidden", "Hidden size", 12288, MAX_HIDDEN, "h: model width (GPT-3: 12,288)."),
+    _count("heads", "Attention heads", 96, MAX_HEADS, "a: query heads; h / a is the head size."),
+    _count(
+        "kv_heads",
+        "Key-value heads",
+        None,
+        MAX_HEADS,
+        "g: key and value heads under grouped-query attention; empty for a (none).",
+        rule="Must divide the attention heads; a multiple of the tensor-parallel degree.",
+    ),
+    _count(
+        "ffn",
+        "MLP hidden size",
+        None,
+        MAX_FFN,
+        "f: width of the MLP; empty for 4h (LLaMA-style SwiGLU models use about 8h/3).",
+    ),
+    Choice(
+        name="mlp",
+        label="MLP",
+        options=(
+            Option(value="gelu", label="GeLU (two matrices)"),
+            Option(value="swiglu", label="SwiGLU (three matrices)"),
+        ),
+        default="gelu",
+        help="GeLU, as GPT-3, or SwiGLU, as LLaMA: a third more MLP weights at the same f.",
+    ),
+    Input(
+        name="vocabulary",
+        label="Vocabulary",
+        unit="tokens",
+        default=51200,
+        minimum=1,
+        maximum=MAX_VOCABULARY,
+        integer=True,
+        help="V: vocabulary as Megatron-LM pads it (51,200 in the GPT-3 runs).",
+    ),
+    Input(
+        name="sequence",
+        label="Sequence length",
+        unit="tokens",
+        default=2048,
+        minimum=1,
+        maximum=MAX_SEQUENCE,
+        integer=True,
+        help="s: tokens per sequence.",
+    ),
+    Input(
+        name="devices",
+        label="Devices",
+        unit="devices",
+        default=64,
+        minimum=1,
+        maximum=MAX_DEVICES,
+        integer=True,
+        help="N: accelerators in the job.",
+        rule="Must be a multiple of the tensor-parallel degree times the pipeline stages.",
+    ),
+    Input(
+        name="devices_per_node",
+        label="Devices per node",
+        unit="devices",
+        default=8,
+        minimum=1,
+        maximum=MAX_DEVICES,
+        integer=True,
+        help="n: devices joined by the node's own links (8 in a DGX A100).",
+    ),
+    Input(
+        name="peak",
+        label="Peak per device",
+        unit="TFLOP/s",
+        default=312,
+        minimum=MIN_PEAK,
+        maximum=MAX_PEAK,
+        help="Dense bf16 peak of one device, without sparsity (A100: 312).",
+    ),
+    Input(
+        name="memory",
+        label="Memory per device",
+        unit="GB",
+        default=80,
+        minimum=MIN_MEMORY,
+        maximum=MAX_MEMORY,
+        help="Memory of one device, 1 GB = 10^9 bytes (A100 80GB: 80).",
+    ),
+    Input(
+        name="efficiency",
+        label="Matrix-product efficiency",
+        unit="%",
+        default=EFFICIENCY,
+        minimum=MIN_EFFICIENCY,
+        maximum=100,
+        help=(
+            "Share of peak the matrix products reach; the default is one value fitted on "
+            "20 published Megatron-LM runs on A100 (Narayanan et al. 2021 Table 1, "
+            "Korthikanti et al. 2022), not per run."
+        ),
+    ),
+    Input(
+        name="intra_bandwidth",
+        label="Bus bandwidth inside a node",
+        unit="GB/s",
+        default=230,
+        minimum=MIN_BUS_BANDWIDTH,
+        maximum=MAX_BUS_BANDWIDTH,
+        help=(
+            "All-reduce busbw among a node's devices, as nccl-tests reports it "
+            "(8 A100 on NVSwitch: about 230, nccl-tests issue 149)."
+        ),
+    ),
+    Input(
+        name="inter_bandwidth",
+        label="Bus bandwidth of a node across nodes",
+        unit="GB/s",
+        default=192,
+        minimum=MIN_BUS_BANDWIDTH,
+        maximum=MAX_BUS_BANDWIDTH,
+        help=(
+            "All-reduce busbw across nodes for all of a node's devices together (a DGX "
+            "A100 with eight 200 Gb/s cards: 192, NCCL issue 812); its devices share it."
+        ),
+    ),
+    Input(
+        name="latency",
+        label="Latency per step",
+        unit="µs",
+        default=3.4,
+        minimum=0,
+        maximum=MAX_LATENCY,
+        help=(
+            "α: one step of a collective, or one send; a ring over k devices takes "
+            "2(k−1) steps (NCCL's tuner: 3.4 for a ring step over NVLink)."
+        ),
+    ),
+    Input(
+        name="global_batch",
+        label="Global batch",
+        unit="sequences",
+        default=64,
+        minimum=1,
+        maximum=MAX_BATCH,
+        integer=True,
+        help="B: sequences per optimizer step.",
+        rule=(
+            "Must be a multiple of the micro-batch times the data-parallel replicas, and "
+            "of that times the stages when interleaving."
+        ),
+    ),
+    Input(
+        name="micro_batch",
+        label="Micro-batch",
+        unit="sequences",
+        default=1,
+        minimum=1,
+        maximum=MAX_BATCH,
+        integer=True,
+        help="b: sequences each pipeline runs at once.",
+    ),
+    _count(
+        "tensor",
+        "Tensor-parallel degree",
+        8,
+        MAX_DEGREE,
+        "t: devices that split every layer; keep it within a node.",
+        rule="Must divide the attention heads, the key-value heads and the MLP size.",
+    ),
+    Input(
+        name="pipeline",
+        label="Pipeline stages",
+        unit="stages",
+        default=8,
+        minimum=1,
+        maximum=MAX_DEGREE,
+        integer=True,
+        help="p: consecutive groups of layers, one per stage.",
+        rule="Must divide the layers (times the chunks when interleaving).",
+    ),
+    Input(
+        name="interleave",
+        label="Model chunks per device",
+        unit="chunks",
+        default=3,
+        minimum=1,
+        maximum=MAX_INTERLEAVE,
+        integer=True,
+        help="v: interleaved virtual stages per device; 1 means no interleaving.",
+        rule="More than 1 only with more than one pipeline stage.",
+    ),
+    Choice(
+        name="zero",
+        label="ZeRO stage",
+        options=(
+            Option(value="0", label="0: nothing sharded"),
+            Option(value="1", label="1: optimizer states (distributed optimizer)"),
+            Option(value="2", label="2: and gradients"),
+            Option(value="3", label="3: and weights"),
+        ),
+        default="0",
+        help="What the data-parallel replicas shard; 1 is Megatron-LM's distributed optimizer.",
+    ),
+    Choice(
+        name="recompute",
+        label="Activation recomputation",
+        options=(
+            Option(value="none", label="None"),
+            Option(value="selective", label="Selective (attention scores)"),
+            Option(value="full", label="Full (every layer)"),
+        ),
+        default="selective",
+        help="What the backward pass recomputes instead of keeping.",
+    ),
+    Choice(
+        name="sequence_parallel",
+        label="Sequence parallelism",
+        options=(Option(value="on", label="On"), Option(value="off", label="Off")),
+        default="on",
+        help="Splits the LayerNorms and dropouts over the tensor-parallel ranks too.",
+    ),
+)
+"""The check mode's inputs; the defaults are GPT-3 175B on 64 A100 as Korthikanti et al.
+2022 ran it with selective recomputation and sequence parallelism (Tables 3 and 5)."""
+
+
+def _gigabytes(name: str, label: str, help: str) -> Output:
+    return Output(name=name, label=label, unit="GB", digits=2, help=help)
+
+
+def _seconds(name: str, label: str, help: str) -> Output:
+    return Output(name=name, label=label, unit="s", digits=3, help=help)
+
+
+OUTPUTS = (
+    Output(name="parameters", label="Parameters", help="P: every weight of the model."),
+    Output(
+        name="data_parallel",
+        label="Data-parallel replicas",
+        unit="replicas",
+        help="d = N / (t·p).",
+    ),
+    Output(
+        name="micro_batches",
+        label="Micro-batches per step",
+        unit="micro-batches",
+        help="m = B / (b·d): what each pipeline runs per optimizer step.",
+    ),
+    _gigabytes("weights_memory", "Weights", "bf16 weights of the first stage's device."),
+    _gigabytes("gradients_memory", "Gradients", "Its fp32 gradients."),
+    _gigabytes("optimizer_memory", "Optimizer states", "Its fp32 master weights and Adam moments."),
+    _gigabytes(
+        "activation_memory",
+        "Activations",
+        "What its layers keep for the backward pass, for every micro-batch in flight.",
+    ),
+    _gigabytes("memory", "Memory per device", "The sum: the most loaded device's need."),
+    _seconds(
+        "compute_time", "Compute", "Hardware FLOPs per device at the efficiency's share of peak."
+    ),
+    _seconds("bubble_time", "Pipeline bubble", "Compute · (p−1)/(v·m): fill and drain."),
+    _seconds("tensor_time", "Tensor-parallel traffic", "The layers' all-reduces or their halves."),
+    _seconds("pipeline_time", "Pipeline traffic", "Sends between stages, forward and backward."),
+    _seconds("data_time", "Data-parallel traffic", "The gradients' reduction, not overlapped."),
+    _seconds("step_time", "Step time", "The sum: one optimizer step."),
+    Output(
+        name="tokens_per_second",
+        label="Throughput",
+        unit="tokens/s",
+        help="B·s per step time, the whole job.",
+    ),
+    Output(
+        name="model_tflops",
+        label="Model FLOP/s per device",
+        unit="TFLOP/s",
+        digits=1,
+        help="Model FLOPs (no recomputation) per device and second.",
+    ),
+    Output(
+        name="mfu",
+        label="Model FLOPs utilisation",
+        style="percent",
+        digits=1,
+        help="Model FLOP/s against peak.",
+    ),
+    Output(
+        name="hfu",
+        label="Hardware FLOPs utilisation",
+        style="percent",
+        digits=1,
+        help="With the recomputed FLOPs: at most the efficiency.",
+    ),
+)
+
+CALCULATOR = Calculator(
+    slug="training-planner",
+    title="Training planner",
+    summary=(
+        "Memory per device and a first-order step time for a transformer on a cluster "
+        "under tensor, pipeline and data parallelism."
+    ),
+    modes=(
+        Mode(
+            name="check",
+            label="Check a parallel layout",
+            inputs=INPUTS,
+            outputs=OUTPUTS,
+            groups=(
+                (
+                    "Model",
+                    (
+                        "layers",
+                        "hidden",
+                        "heads",
+                        "kv_heads",
+                        "ffn",
+                        "mlp",
+                        "vocabulary",
+                        "sequence",
+                    ),
+                ),
+                (
+                    "Cluster",
+                    (
+                        "devices",
+                        "devices_per_node",
+                        "peak",
+                        "memory",
+                        "efficiency",
+                        "intra_bandwidth",
+                        "inter_bandwidth",
+                        "latency",
+                    ),
+                ),
+                (
+                    "Run",
+                    (
+                        "global_batch",
+                        "micro_batch",
+                        "tensor",
+                        "pipeline",
+                        "interleave",
+                        "zero",
+                        "recompute",
+                        "sequence_parallel",
+                    ),
+                ),
+            ),
+            compute=check,
+        ),
+    ),
+)
