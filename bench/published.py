@@ -23,10 +23,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from calcsite.engine import RUNTIME_FILES, SITE_STDLIB
+from calcsite.engine import SITE_STDLIB
 from calcsite.formatting import format_bound, format_output
 from calcsite.gzipped import SUFFIX
 from calcsite.messages import LANGUAGES
+from calcsite.runtime import RUNTIME_FILES
 
 from calculator import Output
 from calculator.spec import Style

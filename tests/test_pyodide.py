@@ -2,8 +2,9 @@
 
 ``tests/pyodide/run_cases.mjs`` loads Pyodide from ``node_modules/pyodide`` as
 the page's worker does, with the site's own standard library and package index
-(built here by :mod:`calcsite.engine`, as the site build builds them), unpacks
-the core's wheel as the site serves it, and sends every case through
+(built here by :mod:`calcsite.stdlib` and :mod:`calcsite.runtime`, as the site
+build builds them), unpacks the core's wheel as the site serves it
+(:mod:`calcsite.wheel`), and sends every case through
 ``calculator.web.evaluate`` as strings; then it runs ``cases.check()``. Here each
 reply is held to CPython's, byte for byte, and what the page imported from the
 standard library to the list the site's archive is made from: a module the
@@ -38,7 +39,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from calcsite import engine, stdlib_files
+from calcsite import engine, runtime, stdlib, stdlib_files, wheel
 from calcsite.formatting import notation
 from calcsite.messages import CATALOGS
 
@@ -59,7 +60,7 @@ TIMEOUT = 600
 HOOKS = REPO / "overrides" / "hooks"
 
 LIST = HOOKS / "calcsite" / "stdlib_files.py"
-RECORD = "PYTHONPATH=overrides/hooks python -m tests.test_pyodide --record"
+RECORD = stdlib.RECORD
 
 PARITY_SEED = 20261201
 PARITY_PER_CALCULATOR = 1_000
@@ -249,13 +250,13 @@ def _run(parity: tuple[Parity, ...], served: bool) -> dict[str, object] | str:
             "parity": [[case.id, case.slug, case.request, case.notation] for case in parity],
         }
         (files / "requests.json").write_text(json.dumps(listing, ensure_ascii=False), "utf-8")
-        name, wheel = engine.served_wheel(REPO)
-        (files / name).write_bytes(wheel)
+        name, packed = wheel.served_wheel(REPO)
+        (files / name).write_bytes(packed)
         arguments = [str(files / "requests.json"), str(files / name)]
         if served:
-            (files / engine.SITE_STDLIB).write_bytes(engine.stdlib_archive(PYODIDE))
-            (files / engine.LOCK).write_bytes(engine.minimal_lock(PYODIDE))
-            arguments += [str(files / engine.SITE_STDLIB), str(files / engine.LOCK)]
+            (files / engine.SITE_STDLIB).write_bytes(stdlib.stdlib_archive(PYODIDE))
+            (files / runtime.LOCK).write_bytes(runtime.minimal_lock(PYODIDE))
+            arguments += [str(files / engine.SITE_STDLIB), str(files / runtime.LOCK)]
         try:
             completed = subprocess.run(
                 [node, str(RUNNER), *arguments],
@@ -279,7 +280,7 @@ def _outcome() -> dict[str, object] | str:
     """The page's runtime: the site's standard library, every case and parity request."""
     try:
         return _run(parity_requests(), served=True)
-    except engine.EngineError as error:
+    except (runtime.PackageError, stdlib.StdlibError, wheel.WheelError) as error:
         return f"the site's standard library could not be built: {error}"
 
 
@@ -317,8 +318,8 @@ def test_pyodide_evaluated_exactly_the_requests_cpython_generates() -> None:
 def test_pyodide_booted_with_the_standard_library_the_site_serves() -> None:
     archive = run_in_pyodide()["archive"]
     assert archive == {
-        "bytes": len(gzip.decompress(engine.stdlib_archive(PYODIDE))),
-        "lock": json.loads(engine.minimal_lock(PYODIDE)),
+        "bytes": len(gzip.decompress(stdlib.stdlib_archive(PYODIDE))),
+        "lock": json.loads(runtime.minimal_lock(PYODIDE)),
     }
 
 
@@ -396,7 +397,7 @@ def listing(files: list[str], builtin: list[str], version: str) -> str:
             "``calculator.web.evaluate`` imported and called with every case and parity",
             "request) and writes here the files Python imported from its archive, Pyodide's",
             "own start-up included, and the modules built into Pyodide.",
-            "The site's archive holds these files (``calcsite.engine.stdlib_archive``);",
+            "The site's archive holds these files (``calcsite.stdlib.stdlib_archive``);",
             "``tests/test_pyodide.py`` fails when the page imports anything else.",
             '"""',
             "",

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 from calcsite.csp import CspError, engine_source, inline_scripts, policy, script_hash, with_policy
-from calcsite.engine import pyodide_version
 from calcsite.keyboard import first_uses, focusable
+from calcsite.runtime import pyodide_version
 from calcsite.tables import HOLDER, held
 
 from .conftest import ROOT, build_site

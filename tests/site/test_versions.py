@@ -34,7 +34,7 @@ MAP_COMMENT = re.compile(r"sourceMappingURL=(?P<url>[^\s*]+)")
 
 
 def version(data: bytes) -> str:
-    """As calcsite.engine.version computes it, recomputed here: SHA-256, 12 hex digits."""
+    """As calcsite.versions.version computes it, recomputed here: SHA-256, 12 hex digits."""
     return hashlib.sha256(data).hexdigest()[:12]
 
 

@@ -5,9 +5,11 @@ common (the standard library's 128 modules share names, idioms and bytecode
 patterns) is paid for again in each. The site's two archives, the core's wheel
 and the standard library, are served with their files stored, uncompressed,
 and the whole archive compressed as one gzip stream (Zopfli, which writes
-plain gzip, only smaller). Measured on Pyodide 314.0.7's files, a cold visit
-then downloads 642 kB of standard library instead of 727 kB, and 38 kB of
-wheel instead of 46 kB; once inflated, Python reads stored files without
+plain gzip, only smaller): the wheel is repacked so
+(:func:`calcsite.wheel.stored`), the standard library built so
+(:func:`calcsite.slim.slim`). Measured on Pyodide 314.0.7's files, a cold
+visit then downloads 642 kB of standard library instead of 727 kB, and 38 kB
+of wheel instead of 46 kB; once inflated, Python reads stored files without
 inflating each module it imports.
 
 GitHub Pages sends a ``.gz`` file as it is (``application/gzip``, with no
@@ -19,44 +21,15 @@ first; the worker then gets the archive and uses it as it is.
 
 from __future__ import annotations
 
-import io
-import zipfile
-from collections.abc import Mapping
-
 import zopfli.gzip
 
-__all__ = ["ITERATIONS", "SUFFIX", "gzipped", "stored"]
+__all__ = ["ITERATIONS", "SUFFIX", "gzipped"]
 
 SUFFIX = ".gz"
 """Appended to an archive's name once it is one gzip stream."""
 
 ITERATIONS = 15
 """Zopfli's passes: its default; more gain less than 0.01 % here, for seconds of build."""
-
-
-def stored(archive: bytes, replaced: Mapping[str, bytes] | None = None) -> bytes:
-    """The zip ``archive`` with every file stored uncompressed.
-
-    Names, order, dates and permissions are kept; the files named in
-    ``replaced`` get its bytes instead of theirs. Python's zipfile writes each
-    entry's flags afresh: :func:`calcsite.engine.mark_names_utf8` sets the one
-    the site needs afterwards.
-
-    Raises:
-        zipfile.BadZipFile: If ``archive`` is not a zip file.
-    """
-    replaced = replaced or {}
-    source = zipfile.ZipFile(io.BytesIO(archive))
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as target:
-        for entry in source.infolist():
-            copy = zipfile.ZipInfo(entry.filename, entry.date_time)
-            copy.external_attr = entry.external_attr
-            copy.create_system = entry.create_system
-            copy.compress_type = zipfile.ZIP_STORED
-            data = replaced.get(entry.filename)
-            target.writestr(copy, source.read(entry) if data is None else data)
-    return out.getvalue()
 
 
 def gzipped(data: bytes) -> bytes:

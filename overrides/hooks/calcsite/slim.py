@@ -1,7 +1,8 @@
 """The standard library a page ships: the files its engine imports, compiled, slimmed.
 
-This module runs inside Pyodide, under Node, at site-build time (see
-:func:`calcsite.engine.stdlib_archive`): only Pyodide's own Python 3.14 can
+This module runs inside Pyodide, under Node, at site-build time
+(:func:`calcsite.stdlib.stdlib_archive` runs ``.node/slim.mjs``, which boots
+Pyodide and imports this file's text): only Pyodide's own Python 3.14 can
 read the standard library it ships and write the bytecode it runs. It uses the
 standard library only, and imports under the build's Python too, for its tests
 (which then compile for that Python).

@@ -6,7 +6,7 @@ library, booted and fed as the page's worker does: the core's wheel unpacked,
 ``calculator.web.evaluate`` imported and called with every case and parity
 request) and writes here the files Python imported from its archive, Pyodide's
 own start-up included, and the modules built into Pyodide.
-The site's archive holds these files (``calcsite.engine.stdlib_archive``);
+The site's archive holds these files (``calcsite.stdlib.stdlib_archive``);
 ``tests/test_pyodide.py`` fails when the page imports anything else.
 """
 

@@ -12,10 +12,10 @@ every other step of the build has written its files, :func:`version_site`:
 
 - renames each of the theme's hashed files that the site holds with other
   bytes than the theme's by the hash of its final bytes
-  (``bundle.<version>.min.js``, :func:`calcsite.engine.version`), its source
+  (``bundle.<version>.min.js``, :func:`version`), its source
   map first, which the file's last line then names by its new name;
 - names each of the site's own files (:func:`calcsite.minify.own_assets`)
-  with ``?v=`` and the same hash (:func:`calcsite.engine.versioned`), and has
+  with ``?v=`` and the same hash (:func:`versioned`), and has
   each name its source map with the map's;
 - points every reference to one of these files in every page (the site's
   pages, ``404.html`` and the embed pages) at its new name or version.
@@ -31,6 +31,7 @@ Running it twice changes nothing.
 
 from __future__ import annotations
 
+import hashlib
 import posixpath
 import re
 from collections.abc import Iterable, Mapping
@@ -39,9 +40,15 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
 
-from .engine import EngineError, version, versioned
-
-__all__ = ["HASHED", "VersionError", "hashed_name", "rewritten_theme_files", "version_site"]
+__all__ = [
+    "HASHED",
+    "VersionError",
+    "hashed_name",
+    "rewritten_theme_files",
+    "version",
+    "version_site",
+    "versioned",
+]
 
 HASHED = re.compile(
     r"(?P<stem>[\w-]+)\.(?P<hash>[0-9a-f]{8,})\.(?P<rest>min\.(?:js|css)(?:\.map)?)"
@@ -62,6 +69,31 @@ _ORIGIN = "https://site.invalid"
 
 class VersionError(RuntimeError):
     """A rewritten file cannot be named by its content, or is still named by its old name."""
+
+
+def version(data: bytes) -> str:
+    """What names a file's content in its URL: the first 12 hex digits of its bytes' SHA-256."""
+    return hashlib.sha256(data).hexdigest()[:12]
+
+
+def versioned(path: str, root: Path) -> str:
+    """``path`` (relative to ``root``) with a query naming its content: ``?v=`` and :func:`version`.
+
+    The site's own scripts and stylesheet keep their file names, while GitHub
+    Pages lets a browser reuse what it fetched for ten minutes: a page built
+    after a change would otherwise meet the previous worker, which may not
+    read the engine files it names, or the previous ``theme-start.js`` beside
+    a bundle that calls what only the new one defines. ``root`` is the built
+    site, once every step of the build has written the file: the version is
+    of the bytes a reader gets.
+
+    Raises:
+        VersionError: If the file is not in ``root``.
+    """
+    source = root / path
+    if not source.is_file():
+        raise VersionError(f"{source} not found")
+    return f"{path}?v={version(source.read_bytes())}"
 
 
 def hashed_name(path: Path) -> str:
@@ -131,10 +163,7 @@ def version_site(
     for path in own:
         _name_map(path, rename=False)
         relative = path.relative_to(site).as_posix()
-        try:
-            urls[relative] = versioned(relative, site)
-        except EngineError as error:
-            raise VersionError(str(error)) from error
+        urls[relative] = versioned(relative, site)
     prefix = "/" + site_path.strip("/") + "/" if site_path.strip("/") else "/"
     old_names = {posixpath.basename(old) for old, new in urls.items() if "?" not in new}
     # Only a tag that holds one of the names can name one of the files: the

@@ -1,0 +1,163 @@
+"""The standard library the site serves: the files the engine imports, compiled, in one gzip stream.
+
+Pyodide's own standard library (its npm package's ``python_stdlib.zip``) holds
+559 modules as source. The site's holds the ones the page imports, listed in
+:mod:`calcsite.stdlib_files` (recorded by running the core's cases in
+Pyodide), compiled by Pyodide's Python (:mod:`calcsite.slim`, which
+``.node/slim.mjs`` runs in Pyodide under Node), so that Python has no source
+to compile as it starts; the archive travels as one gzip stream
+(:mod:`calcsite.gzipped`). It is built from the npm package alone and kept in
+the build's cache (:mod:`calcsite.build_cache`): only the first build pays for it.
+
+The list is recorded, so it lags behind a new import in the core:
+:func:`unlisted_imports` finds, at build time, a module the page's part of the
+core imports that the list lacks.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from . import build_cache, slim, stdlib_files
+from .runtime import STDLIB, pyodide_version
+
+__all__ = ["NODE_TIMEOUT", "PROGRAM", "StdlibError", "stdlib_archive", "unlisted_imports"]
+
+PROGRAM = Path(__file__).parent / ".node" / "slim.mjs"
+"""The Node program that boots Pyodide and runs :func:`calcsite.slim.slim` in it."""
+NODE_TIMEOUT = 300
+"""Seconds for Node to boot Pyodide and slim its standard library (a few on an idle machine)."""
+RECORD = "PYTHONPATH=overrides/hooks python -m tests.test_pyodide --record"
+"""What records :mod:`calcsite.stdlib_files` again."""
+
+
+class StdlibError(RuntimeError):
+    """The standard library cannot be built: a list recorded for another Pyodide, or Node fails."""
+
+
+def stdlib_archive(package_dir: Path, cache: Path | None = None) -> bytes:
+    """The standard library the site serves: :data:`stdlib_files.FILES`, compiled, gzipped.
+
+    Built by Pyodide itself, under Node (its Python reads its own standard
+    library), from the npm package alone, then made one gzip stream
+    (:mod:`calcsite.gzipped`); kept in ``cache`` under a hash of everything it
+    is made from, so that only the first build pays for it.
+
+    Args:
+        package_dir: The npm package, ``node_modules/pyodide``.
+        cache: Where the archive is kept (:data:`calcsite.build_cache.CACHE`
+            under the project by default).
+
+    Raises:
+        StdlibError: If the list was recorded for another Pyodide, or Node fails.
+        calcsite.runtime.PackageError: If the npm package is not installed.
+    """
+    pyodide = pyodide_version(package_dir)
+    if pyodide != stdlib_files.PYODIDE:
+        raise StdlibError(
+            f"calcsite/stdlib_files.py was recorded with Pyodide {stdlib_files.PYODIDE}, not"
+            f" {pyodide}: run `{RECORD}`"
+        )
+    source = package_dir / STDLIB
+    if not source.is_file():
+        raise StdlibError(f"{source} missing: run `npm ci`")
+    program = Path(slim.__file__).read_text(encoding="utf-8")
+    key = hashlib.sha256()
+    for part in (
+        pyodide,
+        program,
+        PROGRAM.read_text(encoding="utf-8"),
+        "\n".join(stdlib_files.FILES),
+    ):
+        key.update(part.encode("utf-8") + b"\0")
+    key.update(hashlib.sha256(source.read_bytes()).digest())
+    folder = cache or package_dir.parents[1] / build_cache.CACHE
+    archive = build_cache.kept(
+        folder,
+        f"python_stdlib-{key.hexdigest()[:16]}.zip",
+        lambda: _slim_in_node(package_dir, program),
+    )
+    return build_cache.gzipped_kept(archive, folder, "python_stdlib")
+
+
+def _slim_in_node(package_dir: Path, program: str) -> bytes:
+    node = shutil.which("node")
+    if node is None:
+        raise StdlibError("node is not on PATH: the standard library is built by Pyodide in Node")
+    request = json.dumps({"files": list(stdlib_files.FILES), "source": program})
+    with tempfile.TemporaryDirectory() as folder:
+        output = Path(folder) / STDLIB
+        command = [node, str(PROGRAM), str(package_dir), str(output)]
+        try:
+            done = subprocess.run(
+                command,
+                input=request,
+                capture_output=True,
+                text=True,
+                timeout=NODE_TIMEOUT,
+                check=False,
+            )
+        except subprocess.TimeoutExpired as error:
+            raise StdlibError(
+                f"slimming the standard library took over {NODE_TIMEOUT} s"
+            ) from error
+        if done.returncode != 0 or not output.is_file():
+            tail = "\n".join(done.stderr.strip().splitlines()[-5:])
+            raise StdlibError(f"slimming the standard library failed:\n{tail}")
+        return output.read_bytes()
+
+
+def unlisted_imports(
+    core: Path,
+    entry: str = "web",
+    files: tuple[str, ...] = stdlib_files.FILES,
+    builtin: tuple[str, ...] = stdlib_files.BUILTIN,
+) -> list[str]:
+    """Top-level modules the page's part of the core imports that Pyodide would not find.
+
+    The page imports ``calculator.web`` (``entry``) and, through it, the core's
+    modules it names; a module they import must be in the standard library
+    list (:mod:`calcsite.stdlib_files`, recorded by running the core in
+    Pyodide) or built into Pyodide. This catches, at build time, a new import
+    that the recording does not know of yet; what those modules import in
+    turn, only the recording finds.
+    """
+    listed = {name.removesuffix(".py").removesuffix("/__init__").split("/")[0] for name in files}
+    found: set[str] = set()
+    todo, seen = [core.name, f"{core.name}.{entry}"], set()
+    while todo:
+        dotted = todo.pop()
+        if dotted in seen:
+            continue
+        seen.add(dotted)
+        parts = dotted.split(".")
+        todo += [".".join(parts[:depth]) for depth in range(1, len(parts))]  # its packages
+        base = core.parent.joinpath(*parts)
+        path = base / "__init__.py" if base.is_dir() else base.with_suffix(".py")
+        if not path.is_file():  # a name imported from a module, not a module
+            continue
+        package = dotted if path.name == "__init__.py" else dotted.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
+            modules: list[str] = []
+            if isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                here = package.split(".")
+                anchor = here[: len(here) - node.level + 1] if node.level else []
+                module = ".".join([*anchor, node.module] if node.module else anchor)
+                modules = [module]
+                if module.split(".")[0] == core.name:
+                    # `from package import name` may name a module of the package.
+                    modules += [f"{module}.{alias.name}" for alias in node.names]
+            for module in modules:
+                if module.split(".")[0] == core.name:
+                    todo.append(module)
+                else:
+                    found.add(module.split(".")[0])
+    return sorted(found - listed - set(builtin))
