@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from calcsite import engine, runtime
+from calcsite import build_cache, engine, runtime, stdlib
 from calcsite.engine import EngineError
 
 from .conftest import ROOT
@@ -60,3 +60,11 @@ def test_the_build_refuses_a_core_that_imports_an_unlisted_module(
     (tmp_path / "calculator" / "web.py").write_text("import statistics\n", encoding="utf-8")
     with pytest.raises(EngineError, match=r"statistics.*--record"):
         engine.plan(tmp_path, PACKAGE, None)
+
+
+def test_the_build_cache_keeps_only_what_the_build_used() -> None:
+    folder = build_cache.location(PACKAGE)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "wheel-0123456789abcdef.gz").write_bytes(b"left by an older build")
+    engine.plan(ROOT, PACKAGE, None)
+    assert [path.name for path in folder.iterdir()] == [stdlib.cache_name(PACKAGE)]

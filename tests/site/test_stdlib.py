@@ -11,11 +11,12 @@ import gzip
 import importlib.util
 import io
 import zipfile
+import zlib
 from pathlib import Path
 
 import pytest
 from calcsite import gzipped, runtime, stdlib, stdlib_files
-from calcsite.stdlib import StdlibError, stdlib_archive, unlisted_imports
+from calcsite.stdlib import StdlibError, cache_name, stdlib_archive, unlisted_imports
 
 from .conftest import ROOT
 
@@ -57,20 +58,23 @@ def test_the_archive_sent_is_a_quarter_of_pyodides() -> None:
 
 
 def test_one_gzip_stream_sends_less_than_each_file_deflated(archive: zipfile.ZipFile) -> None:
-    """What the modules share is sent once: at least 10 % less than zip's best, file by file."""
+    """What the modules share is sent once: 8.6 % less than zip's best, file by file.
+
+    With Pyodide 314.0.7's files: 664.6 kB against 727.3 kB (Zopfli made it 11.8 %).
+    """
     each = io.BytesIO()
     with zipfile.ZipFile(each, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as target:
         for entry in archive.infolist():
             target.writestr(entry, archive.read(entry), zipfile.ZIP_DEFLATED, 9)
     served = len(stdlib_archive(PACKAGE))
-    assert served < 0.9 * len(each.getvalue()), (served, len(each.getvalue()))
+    assert served < 0.93 * len(each.getvalue()), (served, len(each.getvalue()))
 
 
 def test_the_same_list_gives_the_same_archive(tmp_path: Path) -> None:
     """Built again from nothing (no cache), byte for byte."""
     assert stdlib_archive(PACKAGE, cache=tmp_path) == stdlib_archive(PACKAGE)
-    # The archive Pyodide built, and its gzip stream.
-    assert sorted(path.suffix for path in tmp_path.iterdir()) == [".gz", ".zip"]
+    # The gzip stream the site serves is kept, and nothing else.
+    assert [path.name for path in tmp_path.iterdir()] == [cache_name(PACKAGE)]
 
 
 def test_a_cached_archive_is_not_built_again(
@@ -88,6 +92,13 @@ def test_a_cached_archive_is_not_built_again(
     monkeypatch.setattr(stdlib_files, "FILES", stdlib_files.FILES[:-1])
     with pytest.raises(AssertionError, match="built again"):
         stdlib_archive(PACKAGE, cache=tmp_path)
+
+
+def test_another_zlib_is_another_cached_archive(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The output of zlib may differ between its builds: a cache copied across is not reused."""
+    name = cache_name(PACKAGE)
+    monkeypatch.setattr(zlib, "ZLIB_RUNTIME_VERSION", "0.0.0-other")
+    assert cache_name(PACKAGE) != name
 
 
 def test_a_list_recorded_with_another_pyodide_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:

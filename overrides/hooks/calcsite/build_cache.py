@@ -1,50 +1,64 @@
-"""The build's cache: what takes seconds to make, kept between builds under ``node_modules``.
+"""The build's cache: what takes seconds to make, kept between builds in ``node_modules``.
 
-Each file is named by a hash of everything it is made from, so a file found
-under its name is the one a build would make; a change to any of its inputs
-names another file. The folder sits in ``node_modules/.cache``, where tools
-keep their caches by convention: ``npm ci`` empties it with the packages the
-files are made from.
+One thing takes that long: the standard library, compiled by Pyodide under
+Node (:mod:`calcsite.stdlib`), 5 to 15 s. It is kept in
+``node_modules/.cache/calcsite``, where tools keep their caches by
+convention (``npm ci`` empties it with the packages it is made from), under
+a name that hashes everything it is made from: a file found under its name is
+the one a build would make, and a change to any input names another file.
+
+Each change would then leave a file behind: the engine's plan keeps only the
+files the current build used (:func:`prune`, from :func:`calcsite.engine.plan`).
+Builds and tests may run side by side (``mkdocs serve`` and ``./dev test``):
+a file is written whole or not at all, and one that another build removes
+between two steps is made again.
 """
 
 from __future__ import annotations
 
-import hashlib
+import contextlib
 import os
-from collections.abc import Callable
-from importlib import metadata
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from . import gzipped
+__all__ = ["CACHE", "kept", "location", "prune"]
 
-__all__ = ["CACHE", "gzipped_kept", "kept"]
+CACHE = Path(".cache") / "calcsite"
+"""The cache's folder, in the ``node_modules`` folder of the npm packages it is made from."""
 
-CACHE = Path("node_modules") / ".cache" / "calcsite"
-"""Where built archives are kept, relative to the project: building one takes seconds."""
+
+def location(package_dir: Path) -> Path:
+    """The cache beside the npm package ``package_dir``: ``node_modules/.cache/calcsite``."""
+    return package_dir.parent / CACHE
 
 
 def kept(folder: Path, name: str, make: Callable[[], bytes]) -> bytes:
-    """The file ``name`` of ``folder``, made by ``make`` and kept there on the first call."""
+    """The file ``name`` of ``folder``, made by ``make`` and kept there when missing."""
     cached = folder / name
-    if cached.is_file():
+    try:
         return cached.read_bytes()
+    except FileNotFoundError:
+        pass
     data = make()
     folder.mkdir(parents=True, exist_ok=True)
     partial = cached.with_suffix(f".{os.getpid()}.part")
     partial.write_bytes(data)
-    partial.replace(cached)  # whole or absent, whatever runs beside
+    # Whole or absent, whatever runs beside. A build beside that uses another file
+    # may prune this one before it is in place: the next build keeps it.
+    with contextlib.suppress(FileNotFoundError):
+        partial.replace(cached)
     return data
 
 
-def gzipped_kept(data: bytes, folder: Path, prefix: str) -> bytes:
-    """``data`` as one gzip stream (:func:`calcsite.gzipped.gzipped`), kept in ``folder``.
+def prune(folder: Path, keep: Iterable[str]) -> list[str]:
+    """Remove every file of ``folder`` but those named in ``keep``; return the names removed.
 
-    Kept under a hash of the bytes compressed, the packing code and Zopfli's
-    version: Zopfli takes seconds on the standard library, half a second on
-    the wheel, and a build needs both.
+    A missing folder has nothing to remove.
     """
-    key = hashlib.sha256(data)
-    for part in (Path(gzipped.__file__).read_text(encoding="utf-8"), metadata.version("zopfli")):
-        key.update(part.encode("utf-8") + b"\0")
-    name = f"{prefix}-{key.hexdigest()[:16]}{gzipped.SUFFIX}"
-    return kept(folder, name, lambda: gzipped.gzipped(data))
+    kept_names = set(keep)
+    removed = []
+    for path in sorted(folder.iterdir()) if folder.is_dir() else []:
+        if path.name not in kept_names and path.is_file():
+            path.unlink(missing_ok=True)
+            removed.append(path.name)
+    return removed

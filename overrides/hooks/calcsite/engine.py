@@ -28,7 +28,7 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import gzipped
+from . import build_cache, gzipped
 from .runtime import (
     LOCK,
     RUNTIME_FILES,
@@ -38,7 +38,7 @@ from .runtime import (
     minimal_lock,
     pyodide_version,
 )
-from .stdlib import RECORD, StdlibError, stdlib_archive, unlisted_imports
+from .stdlib import RECORD, StdlibError, cache_name, stdlib_archive, unlisted_imports
 from .wheel import WheelError, mark_names_utf8, served_wheel
 
 # LOCK, RUNTIME_FILES, STDLIB, copy_runtime and pyodide_version (calcsite.runtime) and
@@ -137,6 +137,9 @@ def _plan(project_root: Path, package_dir: Path, cdn_base: str | None) -> Engine
         SITE_STDLIB: stdlib_archive(package_dir),
         LOCK: minimal_lock(package_dir),
     }
+    # Each change to what the standard library is made from leaves a file in the
+    # cache: it keeps the one this build used, and nothing else.
+    build_cache.prune(build_cache.location(package_dir), keep=[cache_name(package_dir)])
     digest = hashlib.sha256()
     for file, data in files.items():
         digest.update(f"{file}\0{len(data)}\0".encode() + data)

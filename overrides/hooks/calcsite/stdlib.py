@@ -22,12 +22,21 @@ import json
 import shutil
 import subprocess
 import tempfile
+import zlib
 from pathlib import Path
 
-from . import build_cache, slim, stdlib_files
+from . import build_cache, gzipped, slim, stdlib_files
 from .runtime import STDLIB, pyodide_version
 
-__all__ = ["NODE_TIMEOUT", "PROGRAM", "StdlibError", "stdlib_archive", "unlisted_imports"]
+__all__ = [
+    "NODE_TIMEOUT",
+    "PROGRAM",
+    "RECORD",
+    "StdlibError",
+    "cache_name",
+    "stdlib_archive",
+    "unlisted_imports",
+]
 
 PROGRAM = Path(__file__).parent / ".node" / "slim.mjs"
 """The Node program that boots Pyodide and runs :func:`calcsite.slim.slim` in it."""
@@ -46,16 +55,35 @@ def stdlib_archive(package_dir: Path, cache: Path | None = None) -> bytes:
 
     Built by Pyodide itself, under Node (its Python reads its own standard
     library), from the npm package alone, then made one gzip stream
-    (:mod:`calcsite.gzipped`); kept in ``cache`` under a hash of everything it
-    is made from, so that only the first build pays for it.
+    (:mod:`calcsite.gzipped`); kept in ``cache`` under :func:`cache_name`, so
+    that only the first build pays for it.
 
     Args:
         package_dir: The npm package, ``node_modules/pyodide``.
-        cache: Where the archive is kept (:data:`calcsite.build_cache.CACHE`
-            under the project by default).
+        cache: Where the archive is kept (:func:`calcsite.build_cache.location`
+            of the package by default).
 
     Raises:
         StdlibError: If the list was recorded for another Pyodide, or Node fails.
+        calcsite.runtime.PackageError: If the npm package is not installed.
+    """
+    return build_cache.kept(
+        cache or build_cache.location(package_dir),
+        cache_name(package_dir),
+        lambda: gzipped.gzipped(_slim_in_node(package_dir)),
+    )
+
+
+def cache_name(package_dir: Path) -> str:
+    """The name :func:`stdlib_archive` keeps its archive under: a hash of all it is made from.
+
+    The Pyodide that compiles, the list, the two programs that compile, the
+    npm package's standard library, and what gzips it: zlib's output may
+    differ from one zlib to another.
+
+    Raises:
+        StdlibError: If the list was recorded for another Pyodide, or the
+            package has no standard library.
         calcsite.runtime.PackageError: If the npm package is not installed.
     """
     pyodide = pyodide_version(package_dir)
@@ -67,26 +95,22 @@ def stdlib_archive(package_dir: Path, cache: Path | None = None) -> bytes:
     source = package_dir / STDLIB
     if not source.is_file():
         raise StdlibError(f"{source} missing: run `npm ci`")
-    program = Path(slim.__file__).read_text(encoding="utf-8")
     key = hashlib.sha256()
     for part in (
         pyodide,
-        program,
-        PROGRAM.read_text(encoding="utf-8"),
         "\n".join(stdlib_files.FILES),
+        Path(slim.__file__).read_text(encoding="utf-8"),
+        PROGRAM.read_text(encoding="utf-8"),
+        Path(gzipped.__file__).read_text(encoding="utf-8"),
+        zlib.ZLIB_RUNTIME_VERSION,
     ):
         key.update(part.encode("utf-8") + b"\0")
     key.update(hashlib.sha256(source.read_bytes()).digest())
-    folder = cache or package_dir.parents[1] / build_cache.CACHE
-    archive = build_cache.kept(
-        folder,
-        f"python_stdlib-{key.hexdigest()[:16]}.zip",
-        lambda: _slim_in_node(package_dir, program),
-    )
-    return build_cache.gzipped_kept(archive, folder, "python_stdlib")
+    return f"python_stdlib-{key.hexdigest()[:16]}.zip{gzipped.SUFFIX}"
 
 
-def _slim_in_node(package_dir: Path, program: str) -> bytes:
+def _slim_in_node(package_dir: Path) -> bytes:
+    program = Path(slim.__file__).read_text(encoding="utf-8")
     node = shutil.which("node")
     if node is None:
         raise StdlibError("node is not on PATH: the standard library is built by Pyodide in Node")

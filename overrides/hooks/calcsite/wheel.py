@@ -24,7 +24,7 @@ from pathlib import Path
 
 from hatchling.builders.wheel import WheelBuilder
 
-from . import build_cache, gzipped
+from . import gzipped
 
 __all__ = [
     "WheelError",
@@ -55,13 +55,14 @@ def build_wheel(project_root: Path) -> tuple[str, bytes]:
         return Path(path).name, mark_names_utf8(Path(path).read_bytes())
 
 
-def served_wheel(project_root: Path, cache: Path | None = None) -> tuple[str, bytes]:
+def served_wheel(project_root: Path) -> tuple[str, bytes]:
     """The core's wheel as the site serves it: no long description, its files stored, gzipped.
+
+    Built afresh each time: hatchling and zlib take a fraction of a second
+    on it, and the hook builds it again only when the core changes.
 
     Args:
         project_root: The project, whose ``pyproject.toml`` hatchling reads.
-        cache: Where the gzip stream is kept (:data:`calcsite.build_cache.CACHE`
-            under ``project_root`` by default).
 
     Returns:
         Its file name (the wheel's, with :data:`gzipped.SUFFIX`) and its bytes.
@@ -71,8 +72,7 @@ def served_wheel(project_root: Path, cache: Path | None = None) -> tuple[str, by
     """
     name, wheel = build_wheel(project_root)
     served = mark_names_utf8(stored(wheel, without_description(wheel)))
-    folder = cache or project_root / build_cache.CACHE
-    return name + gzipped.SUFFIX, build_cache.gzipped_kept(served, folder, "wheel")
+    return name + gzipped.SUFFIX, gzipped.gzipped(served)
 
 
 def without_description(wheel: bytes) -> dict[str, bytes]:
