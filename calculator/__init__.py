@@ -1,7 +1,8 @@
 """Calculators for data-parallel training: one core for the site, the browser and the shell.
 
 The public API: the declarations (:class:`Calculator`, :class:`Mode`,
-:class:`Input`, :class:`Choice` and its :class:`Option`, :class:`Output`), the
+:class:`Input`, :class:`Choice` and its :class:`Option`, :class:`Output`, and
+:class:`Table` for a list of rows), the
 registry (:data:`CALCULATORS`, :func:`get`), :func:`run` to compute from raw
 values, and :func:`evaluate`, the JSON boundary the browser uses. Standard
 library only, so that it runs unchanged under Pyodide.
@@ -20,7 +21,7 @@ from .errors import (
     UnknownCalculatorError,
 )
 from .registry import CALCULATORS, get
-from .spec import Calculator, Choice, Input, Mode, Option, Output, Result
+from .spec import Calculator, Choice, Input, Mode, Option, Output, Result, Table
 from .web import evaluate
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "Output",
     "Result",
     "SpecError",
+    "Table",
     "UnknownCalculatorError",
     "__version__",
     "display_decimal",

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
+import textwrap
 from collections.abc import Sequence
 
 from . import __version__
@@ -17,12 +19,14 @@ from .decimals import exact, plain
 from .errors import WARNINGS, english
 from .notation import ENGLISH
 from .registry import CALCULATORS
-from .spec import SIGNS, Calculator, Choice, Input, Mode, Output, unit_for
+from .spec import SIGNS, Calculator, Choice, Column, Input, Mode, Output, Table, unit_for
 from .web import evaluate
 
 __all__ = ["main"]
 
 EXIT_BAD_INPUT = 2
+
+_PIECES = re.compile(r"\s+|(?<=-)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -91,7 +95,11 @@ def _mode_parser(
         mode.name,
         help=mode.label + default,
         description=f"{calculator.title}: {mode.label.lower()}.{note}",
-        epilog="Outputs: " + "; ".join(f"{o.name} ({_output_unit(o)})" for o in mode.outputs),
+        epilog="Outputs: "
+        + "; ".join(
+            [f"{o.name} ({_output_unit(o)})" for o in mode.outputs]
+            + [f"{table.name} (a table of up to {table.limit} rows)" for table in mode.tables]
+        ),
     )
     parser.set_defaults(calculator=calculator, mode=mode)
     group = parser.add_argument_group("inputs")
@@ -143,10 +151,66 @@ def _human(calculator: Calculator, mode: Mode, reply: dict[str, object]) -> str:
     for output in mode.outputs:
         text = display[output.name]
         lines.append(f"  {output.label:<{width}}  {_english(output, text)}")
+    for table in mode.tables:
+        lines.extend(_table(table, display[table.name]))
     warnings = reply["warnings"]
     assert isinstance(warnings, list)
     lines.extend(f"  warning: {WARNINGS.get(code, code)}" for code in warnings)
     return "\n".join(lines)
+
+
+def _table(table: Table, rows: list[dict[str, str]]) -> list[str]:
+    """``rows`` as a table of the compact columns: a numbered line per row.
+
+    A column's heading is its label with its unit (``Step time (s)``), wrapped on
+    words to the column's width, so that a dozen columns fit a terminal; cells are
+    numbers in English with grouping, or a choice's value, right-aligned.
+    """
+    columns = table.compact
+    cells = [[_cell(column, row[column.name]) for column in columns] for row in rows]
+    # A column is as wide as its widest cell or the longest piece of its heading, broken
+    # at spaces and after hyphens (``Tensor-`` ``parallel``), as textwrap breaks it.
+    widths = [
+        max([len(line[index]) for line in cells] + [len(p) for p in _PIECES.split(_heading(c))])
+        for index, c in enumerate(columns)
+    ]
+    headings = [textwrap.wrap(_heading(c), w) for c, w in zip(columns, widths, strict=True)]
+    height = max(len(heading) for heading in headings)
+    number = len(str(len(rows)))
+    lines = ["", f"  {table.label}"]
+    if not rows:
+        return [*lines, "  —"]
+    for level in range(height):
+        words = [heading[level] if level < len(heading) else "" for heading in headings]
+        parts = (f"{word:<{width}}" for word, width in zip(words, widths, strict=True))
+        lines.append(("  " + " " * (number + 2) + "  ".join(parts)).rstrip())
+    for index, line in enumerate(cells, 1):
+        parts = (f"{cell:>{width}}" for cell, width in zip(line, widths, strict=True))
+        lines.append(f"  {index:>{number}}. " + "  ".join(parts))
+    return lines
+
+
+def _heading(column: Column) -> str:
+    """A column's label, with its unit unless the label already says it (``Pipeline stages``)."""
+    unit = "" if isinstance(column, Choice) else _unit(column)
+    return f"{column.label} ({unit})" if unit and unit not in column.label.lower() else column.label
+
+
+def _unit(column: Input | Output) -> str:
+    if isinstance(column, Output) and column.style != "number":
+        return SIGNS[column.style]
+    return column.unit
+
+
+def _cell(column: Column, text: str) -> str:
+    if isinstance(column, Choice):
+        return text
+    shown = (
+        plain(exact(text) * 100)
+        if isinstance(column, Output) and column.style == "percent"
+        else text
+    )
+    return ENGLISH.grouped(shown)
 
 
 def _english(output: Output, text: str | None) -> str:

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
-from .decimals import exact, rounded
+from .decimals import exact, plain, rounded
 from .errors import CalculatorError
-from .spec import Mode, Output, Result, Value
+from .spec import Cell, Choice, Column, Input, Mode, Output, Result, Row, Table, Value
 from .values import parse_inputs
 
-__all__ = ["ComputeError", "display_decimal", "run"]
+__all__ = ["ComputeError", "display_cell", "display_decimal", "display_rows", "run"]
 
 
 class ComputeError(CalculatorError):
@@ -32,9 +32,56 @@ def run(mode: Mode, raw: Mapping[str, object]) -> Result:
     if sorted(result.values) != sorted(declared):
         raise ComputeError(f"{mode.name}: returned {sorted(result.values)}, declared {declared}")
     for name, value in result.values.items():
-        if value is not None and (isinstance(value, bool) or not math.isfinite(value)):
+        if value is not None and not _finite(value):
             raise ComputeError(f"{mode.name}: {name} is {value!r}")
-    return Result({name: result.values[name] for name in declared}, result.warnings)
+    tables = [table.name for table in mode.tables]
+    if sorted(result.tables) != sorted(tables):
+        raise ComputeError(
+            f"{mode.name}: returned tables {sorted(result.tables)}, declared {tables}"
+        )
+    return Result(
+        {name: result.values[name] for name in declared},
+        result.warnings,
+        {table.name: _rows(mode, table, result.tables[table.name]) for table in mode.tables},
+    )
+
+
+def _finite(value: object) -> bool:
+    """Whether ``value`` is a finite number (``True`` is a mistake, not a 1)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _rows(mode: Mode, table: Table, rows: Sequence[Row]) -> tuple[Row, ...]:
+    """``rows`` held to ``table``'s declaration, each row's cells in column order."""
+    if len(rows) > table.limit:
+        raise ComputeError(f"{mode.name}: {table.name} has {len(rows)} rows, limit {table.limit}")
+    columns = [column.name for column in table.columns]
+    checked = []
+    for index, row in enumerate(rows):
+        where = f"{mode.name}: {table.name}[{index}]"
+        if sorted(row) != sorted(columns):
+            raise ComputeError(f"{where} has {sorted(row)}, declared {columns}")
+        for column in table.columns:
+            if not _valid_cell(column, row[column.name]):
+                raise ComputeError(f"{where}.{column.name} is {row[column.name]!r}")
+        checked.append({name: row[name] for name in columns})
+    return tuple(checked)
+
+
+def _valid_cell(column: Column, value: object) -> bool:
+    """Whether ``value`` is a cell ``column`` may hold.
+
+    An option of a choice; a finite number otherwise, within an input's bounds and whole
+    for a whole-number input, as the input itself would be parsed.
+    """
+    if isinstance(column, Choice):
+        return isinstance(value, str) and value in column.values
+    if not _finite(value):
+        return False
+    if isinstance(column, Input):
+        assert isinstance(value, int | float)  # _finite said so; for the type checker
+        return column.accepts(value) and (isinstance(value, int) or not column.integer)
+    return True
 
 
 def display_decimal(output: Output, value: Value) -> str:
@@ -49,3 +96,26 @@ def display_decimal(output: Output, value: Value) -> str:
     if output.style == "percent":
         return rounded(exact(value) / 100, output.digits + 2)
     return rounded(value, output.digits)
+
+
+def display_cell(column: Column, value: Cell) -> str:
+    """A table's cell as the site and the command line show it, as plain text.
+
+    An output's cell is rounded as that output is (:func:`display_decimal`); an input's
+    is written exactly (:func:`calculator.decimals.plain`), as a link carries it; a
+    choice's is its option's value, which the site words in the page's language.
+    """
+    if isinstance(column, Choice):
+        return str(value)
+    assert not isinstance(value, str)  # run() checked every number column's cells
+    if isinstance(column, Output):
+        return display_decimal(column, value)
+    return plain(value)
+
+
+def display_rows(table: Table, rows: Sequence[Row]) -> list[dict[str, str]]:
+    """Every cell of ``rows`` through :func:`display_cell`, in column order."""
+    return [
+        {column.name: display_cell(column, row[column.name]) for column in table.columns}
+        for row in rows
+    ]

@@ -114,6 +114,10 @@ ERRORS: Mapping[str, str] = MappingProxyType(
         "above_maximum": "must be at most {bound}",
         "not_divisible": "must be a multiple of {bound}",
         "not_a_choice": "not one of the listed choices",
+        "too_many_layouts": (
+            "more than {bound} layouts to search (tensor, pipeline, micro-batch and chunks): "
+            "check one layout instead"
+        ),
         "tree_allreduce_only": (
             "NCCL has a tree for all-reduce only: with sharding, the reduce-scatter and "
             "all-gather run as rings"
@@ -142,6 +146,15 @@ WARNINGS: Mapping[str, str] = MappingProxyType(
             "collectives cross the network"
         ),
         "out_of_memory": "the most loaded device needs more memory than it has",
+        "no_layout": (
+            "no layout splits these devices and this global batch: it must be a multiple "
+            "of the data-parallel replicas N / (t·p), with t within a node dividing the "
+            "heads and p dividing the layers"
+        ),
+        "nothing_fits": (
+            "no layout fits in a device's memory, even with ZeRO-3 and full recomputation: "
+            "more devices, or more memory per device"
+        ),
     }
 )
 """Warning codes (``warnings`` of a success reply), with English wording."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
@@ -20,8 +20,10 @@ __all__ = [
     "SIGNS",
     "UNITS",
     "Calculator",
+    "Cell",
     "Chart",
     "Choice",
+    "Column",
     "Compute",
     "Field",
     "Input",
@@ -29,7 +31,9 @@ __all__ = [
     "Option",
     "Output",
     "Result",
+    "Row",
     "Style",
+    "Table",
     "Value",
     "unit_for",
 ]
@@ -247,6 +251,68 @@ class Output:
             raise SpecError(f"{self.name}: a {self.style} output carries its own sign, no unit")
 
 
+Column = Input | Choice | Output
+"""A column of a :class:`Table`: a field (a row's value of it) or an output."""
+
+Cell = Value | str
+"""One cell of a table's row: a number, or a :class:`Choice` column's option value."""
+
+Row = Mapping[str, Cell]
+"""One row of a table: a cell for every column, by column name."""
+
+MAX_ROWS = 1000
+"""Most rows a table may declare: a reply is a page's worth of rows, not a data set."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Table:
+    """A list output: up to ``limit`` rows, each holding a cell for every column.
+
+    The columns are existing declarations, reused rather than retyped: a row of a
+    search holds the inputs that define one candidate and the outputs another mode
+    computes for it, so each cell is labelled, rounded and linked as that field or
+    output is everywhere else.
+    """
+
+    name: str
+    """Stable public name, used in JSON beside the mode's outputs (one namespace)."""
+    label: str
+    """Short English title; the site translates it."""
+    columns: tuple[Column, ...]
+    """The columns, in display order: inputs first by convention, then outputs."""
+    limit: int
+    """Most rows a result holds; the compute function keeps the first ``limit``."""
+    shown: tuple[str, ...] = ()
+    """Names of the columns a compact view shows, in order (the command line, a page's
+    table); empty for every column. The reply always holds every column."""
+    help: str = ""
+    """One English sentence for the reference: what a row is and how rows are ordered."""
+
+    def __post_init__(self) -> None:
+        if not _NAME.match(self.name):
+            raise SpecError(f"table name {self.name!r} must be snake_case")
+        names = [column.name for column in self.columns]
+        if not names or len(set(names)) != len(names):
+            raise SpecError(f"{self.name}: column names must be present and unique")
+        # bool is an int: a limit of True is a mistake, not one row.
+        if isinstance(self.limit, bool) or not 1 <= self.limit <= MAX_ROWS:
+            raise SpecError(f"{self.name}: limit must be a whole number from 1 to {MAX_ROWS}")
+        if len(set(self.shown)) != len(self.shown) or not set(self.shown) <= set(names):
+            raise SpecError(f"{self.name}: shown must name distinct columns of the table")
+
+    def column(self, name: str) -> Column:
+        """Return the column called ``name``."""
+        for column in self.columns:
+            if column.name == name:
+                return column
+        raise KeyError(name)
+
+    @property
+    def compact(self) -> tuple[Column, ...]:
+        """The columns a compact view shows, in order: ``shown``, or every column."""
+        return tuple(self.column(name) for name in self.shown) if self.shown else self.columns
+
+
 @dataclass(frozen=True, slots=True)
 class Result:
     """What a compute function returns: every declared output, and warnings.
@@ -256,10 +322,13 @@ class Result:
             the output depends on was left empty.
         warnings: Stable codes of conditions worth telling the reader about
             that are not errors, such as ``super_linear``.
+        tables: One sequence of rows per declared :class:`Table`, by name; empty
+            for a mode that declares none.
     """
 
     values: Mapping[str, Value | None]
     warnings: tuple[str, ...] = ()
+    tables: Mapping[str, Sequence[Row]] = field(default_factory=lambda: MappingProxyType({}))
 
     def __post_init__(self) -> None:
         unknown = [code for code in self.warnings if code not in WARNINGS]
@@ -305,6 +374,8 @@ class Mode:
     """Optional grouping of inputs for the form: ``(English legend, input_names)``."""
     chart: Chart | None = None
     """The chart drawn beside the results, if the mode has one."""
+    tables: tuple[Table, ...] = ()
+    """List outputs, shown after the outputs; their names share the outputs' namespace."""
 
     def __post_init__(self) -> None:
         if not _SLUG.match(self.name):
@@ -315,6 +386,12 @@ class Mode:
         outputs = [item.name for item in self.outputs]
         if not outputs or len(set(outputs)) != len(outputs):
             raise SpecError(f"mode {self.name}: output names must be present and unique")
+        # A reply holds outputs and tables in one map: a name may mean one thing only.
+        listed = outputs + [table.name for table in self.tables]
+        if len(set(listed)) != len(listed):
+            raise SpecError(
+                f"mode {self.name}: table names must differ from each other and the outputs'"
+            )
         grouped = [name for _, members in self.groups for name in members]
         if self.groups and sorted(grouped) != sorted(names):
             raise SpecError(f"mode {self.name}: groups must list every input exactly once")

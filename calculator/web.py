@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from .charts import Labels, render
-from .engine import display_decimal, run
+from .engine import display_decimal, display_rows, run
 from .errors import CalculatorError, InvalidInputs, UnknownCalculatorError
 from .notation import Notation, localise
 from .registry import get
@@ -41,9 +41,18 @@ def evaluate(
         A JSON object. On success: ``{"ok": true, "calculator", "mode",
         "outputs": {name: number | null}, "display": {name: decimal string |
         null}, "warnings": [code, ...]}``, where ``display`` holds each value
-        rounded for display. On failure: ``{"ok": false, "calculator", "mode",
-        "errors": [{"field", "code", "bound"}, ...]}`` with every bad field; an
-        unexpected fault in a compute function is the error code ``internal``.
+        rounded for display. A mode with tables (:class:`calculator.spec.Table`,
+        such as the training planner's ``plans``) also has, after its outputs and
+        under each table's name, a list of at most the table's ``limit`` rows in
+        ``outputs``, ``[{column: number | option value}, ...]``, and the same rows
+        in ``display``, ``[{column: text}, ...]``: each cell of an output column
+        rounded as that output is, an input's written exactly in plain notation,
+        a choice's as its option's value (so that a row's input cells, with the
+        request's own fields, make a link to another mode's case). Every row has
+        every column, in declared order; a table may be an empty list. On failure:
+        ``{"ok": false, "calculator", "mode", "errors": [{"field", "code",
+        "bound"}, ...]}`` with every bad field; an unexpected fault in a compute
+        function is the error code ``internal``.
         With a notation, either reply also holds ``"plain": {name: text}``, each
         field in plain notation (for links), and ``"notes": [{"field", "code",
         "readings"}, ...]`` for fields whose text read two ways.
@@ -105,12 +114,21 @@ def _evaluate(  # noqa: PLR0911 -- one early reply per kind of bad request
         return _errors(reply, [error.as_dict() for error in invalid.errors])
     reply.update(
         ok=True,
-        outputs=dict(result.values),
+        outputs={
+            **result.values,
+            **{
+                table.name: [dict(row) for row in result.tables[table.name]]
+                for table in mode.tables
+            },
+        },
         display={
-            output.name: None
-            if (value := result.values[output.name]) is None
-            else display_decimal(output, value)
-            for output in mode.outputs
+            **{
+                output.name: None
+                if (value := result.values[output.name]) is None
+                else display_decimal(output, value)
+                for output in mode.outputs
+            },
+            **{table.name: display_rows(table, result.tables[table.name]) for table in mode.tables},
         },
         warnings=list(result.warnings),
     )

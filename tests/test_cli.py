@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from calculator import CALCULATORS, Calculator, Choice, Mode, __version__, evaluate
+from calculator import CALCULATORS, Calculator, Choice, Mode, __version__, evaluate, get
+from calculator.calculators import training_planner
 from calculator.cli import EXIT_BAD_INPUT, main
-from calculator.errors import english
+from calculator.errors import WARNINGS, english
 from calculator.spec import Field
 
 REPO = Path(__file__).resolve().parents[1]
@@ -354,3 +355,94 @@ def test_a_fault_without_a_field_is_reported_without_a_flag(
     assert (
         capsys.readouterr().err.strip().endswith("error: internal error (a bug: please report it)")
     )
+
+
+# --------------------------------------------------------------------------- tables
+
+PLANNER = training_planner.CALCULATOR
+
+
+@pytest.fixture
+def planner(monkeypatch: pytest.MonkeyPatch) -> Calculator:
+    """The training planner on the command line, as registering it will put it there."""
+    monkeypatch.setattr("calculator.cli.CALCULATORS", {**CALCULATORS, PLANNER.slug: PLANNER})
+    monkeypatch.setattr(
+        "calculator.web.get", lambda slug: PLANNER if slug == PLANNER.slug else get(slug)
+    )
+    return PLANNER
+
+
+# The search on one device of the test of the search by hand, at 1 GFLOP/s: b = 1 to 512
+# without recomputation, tied, then b = 1,024 with full recomputation.
+ONE_DEVICE = [
+    "training-planner",
+    *("--layers", "2", "--hidden", "4", "--heads", "2", "--vocabulary", "10"),
+    *("--sequence", "3", "--devices", "1", "--devices-per-node", "1", "--peak", "0.001"),
+    *("--efficiency", "100", "--memory", "0.001", "--latency", "0", "--global-batch", "1024"),
+]
+
+
+def test_a_table_prints_its_compact_columns_under_wrapped_headings(
+    planner: Calculator, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(ONE_DEVICE) == 0
+    lines = capsys.readouterr().out.splitlines()
+    row = (
+        "  {:>2}.        1         1         1       1  {:>11}      0  {:>13}"
+        "          off       0  {}"
+    )
+    assert lines == [
+        "Training planner: search the layouts",
+        "  Layouts considered           11",
+        "  Layouts that fit             11",
+        "  Fastest step time            0.009 s",
+        "  Its model FLOPs utilisation  100%",
+        "",
+        "  Fastest plans",
+        "      Tensor-   Pipeline  Data-     Model   Micro-batch  ZeRO   Activation     Sequence"
+        "     Memory  Step   Model FLOPs",
+        "      parallel  stages    parallel  chunks  (sequences)  stage  recomputation  parallelism"
+        "  per     time   utilisation",
+        "      degree              replicas  per                                                "
+        "     device         (%)",
+        "                                    device                                             "
+        "     (GB)",
+        *(row.format(k + 1, 2**k, "none", "0.009          100") for k in range(10)),
+        row.format(11, "1,024", "full", "0.011         76.6"),
+    ]
+
+
+def test_an_empty_table_prints_a_dash_and_the_warning_says_why(
+    planner: Calculator, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["training-planner", "--memory", "0.001"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-3:] == [
+        "  Fastest plans",
+        "  —",
+        f"  warning: {WARNINGS['nothing_fits']}",
+    ]
+
+
+def test_json_prints_the_reply_with_its_table(
+    planner: Calculator, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([*ONE_DEVICE, "--json"]) == 0
+    out = capsys.readouterr().out
+    search = planner.mode("search")
+    request = {**search.defaults(), "layers": "2", "hidden": "4", "heads": "2"}
+    request |= {"vocabulary": "10", "sequence": "3", "devices": "1", "devices_per_node": "1"}
+    request |= {"peak": "0.001", "efficiency": "100", "memory": "0.001", "latency": "0"}
+    request |= {"global_batch": "1024", "mode": "search"}
+    assert out == evaluate(planner.slug, json.dumps(request)) + "\n"
+    assert len(json.loads(out)["display"]["plans"]) == 11
+
+
+def test_the_help_names_the_table_among_the_outputs(
+    planner: Calculator, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["training-planner", "--help"])
+    out = capsys.readouterr().out
+    assert "usage: parallelism-calc training-planner search " in out
+    assert "plans (a table of up to 20 rows)" in " ".join(out.split())

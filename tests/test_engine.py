@@ -23,7 +23,8 @@ from calculator import (
     display_decimal,
     run,
 )
-from calculator.spec import Style, Value
+from calculator.engine import display_cell, display_rows
+from calculator.spec import Choice, Option, Style, Table, Value
 from tests import strategies
 
 X = Input(name="x", label="X", default=1, minimum=0, maximum=10)
@@ -234,3 +235,103 @@ def test_run_on_mostly_valid_fields_raises_only_input_errors(
     except InvalidInputs as invalid:
         errors = invalid.errors
     assert {error.field for error in errors} <= set(raw)
+
+
+# --------------------------------------------------------------------------- tables
+
+COUNT = Input(name="count", label="Count", default=2, minimum=1, maximum=8, integer=True)
+KIND = Choice(
+    name="kind",
+    label="Kind",
+    options=(Option(value="ring", label="Ring"), Option(value="tree", label="Tree")),
+    default="ring",
+)
+SHARE = Output(name="share", label="Share", style="percent", digits=1)
+TIME = Output(name="time", label="Time", unit="s", digits=3)
+ROWS = Table(name="rows", label="Rows", columns=(COUNT, KIND, SHARE, TIME), limit=2)
+
+
+def _tabled(rows: object, tables: str = "rows") -> Mode:
+    """A throwaway mode with the table ``ROWS``, whose compute returns ``rows`` under ``tables``."""
+    return Mode(
+        name="tabled",
+        label="Tabled",
+        inputs=(X,),
+        outputs=(Output(name="a", label="A"),),
+        tables=(ROWS,),
+        compute=lambda *, x: Result({"a": x}, (), {tables: rows}),  # type: ignore[dict-item]
+    )
+
+
+def test_run_returns_each_tables_rows_with_their_cells_in_column_order() -> None:
+    rows = [
+        {"time": 0.25, "share": 37.5, "kind": "tree", "count": 8},
+        {"kind": "ring", "count": 1, "time": 1e-9, "share": 0},
+    ]
+    result = run(_tabled(rows), {"x": 1})
+    assert result.tables == {
+        "rows": (
+            {"count": 8, "kind": "tree", "share": 37.5, "time": 0.25},
+            {"count": 1, "kind": "ring", "share": 0, "time": 1e-9},
+        )
+    }
+    assert [list(row) for row in result.tables["rows"]] == [["count", "kind", "share", "time"]] * 2
+    assert run(_tabled([]), {"x": 1}).tables == {"rows": ()}
+
+
+GOOD = {"count": 2, "kind": "ring", "share": 50.0, "time": 1.5}
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        [GOOD, GOOD, GOOD],  # past the limit
+        [{**GOOD, "extra": 1}],
+        [{name: value for name, value in GOOD.items() if name != "time"}],
+        [{**GOOD, "time": math.nan}],
+        [{**GOOD, "share": math.inf}],
+        [{**GOOD, "time": True}],
+        [{**GOOD, "time": None}],
+        [{**GOOD, "time": "1.5"}],
+        [{**GOOD, "count": 9}],  # beyond the input's bounds
+        [{**GOOD, "count": 2.0}],  # a whole-number input's cell is an int
+        [{**GOOD, "count": "2"}],
+        [{**GOOD, "kind": "butterfly"}],
+        [{**GOOD, "kind": 1}],
+    ],
+    ids=repr,
+)
+def test_run_raises_compute_error_when_a_table_breaks_its_declaration(rows: object) -> None:
+    with pytest.raises(ComputeError):
+        run(_tabled(rows), {"x": 1})
+
+
+def test_run_raises_compute_error_for_an_undeclared_or_missing_table() -> None:
+    with pytest.raises(ComputeError, match="tables"):
+        run(_tabled([GOOD], tables="other"), {"x": 1})
+
+
+def test_a_fractional_cell_is_accepted_in_a_fractional_input_column() -> None:
+    ratio = Input(name="ratio", label="Ratio", default=0.5, minimum=0, maximum=1)
+    table = Table(name="rows", label="Rows", columns=(ratio,), limit=1)
+    mode = Mode(
+        name="ratios",
+        label="Ratios",
+        inputs=(X,),
+        outputs=(Output(name="a", label="A"),),
+        tables=(table,),
+        compute=lambda *, x: Result({"a": x}, (), {"rows": [{"ratio": 0.25}]}),
+    )
+    assert run(mode, {"x": 1}).tables["rows"] == ({"ratio": 0.25},)
+
+
+def test_display_rows_round_outputs_as_declared_and_write_inputs_and_choices_plainly() -> None:
+    rows: list[dict[str, int | float | str]] = [
+        {"count": 8, "kind": "tree", "share": 37.25, "time": 0.0015}
+    ]
+    assert display_rows(ROWS, rows) == [
+        {"count": "8", "kind": "tree", "share": "0.373", "time": "0.002"}
+    ]
+    assert display_cell(TIME, 2.675) == display_decimal(TIME, 2.675) == "2.675"
+    assert display_cell(COUNT, 10**20) == "100000000000000000000"
+    assert display_cell(KIND, "ring") == "ring"

@@ -16,7 +16,7 @@ from calculator import (
     SpecError,
     UnknownCalculatorError,
 )
-from calculator.spec import Chart, Choice, Option, unit_for
+from calculator.spec import Chart, Choice, Option, Table, unit_for
 
 
 def _compute(**values: object) -> Result:
@@ -300,3 +300,54 @@ def test_a_choice_finds_each_option_by_its_value() -> None:
     assert choice.option("tree") is OPTIONS[1]
     with pytest.raises(KeyError):
         choice.option("butterfly")
+
+
+def _table(**overrides: Any) -> Table:
+    fields: dict[str, Any] = {
+        "name": "rows",
+        "label": "Rows",
+        "columns": (_input(), _output()),
+        "limit": 3,
+    }
+    return Table(**{**fields, **overrides})
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"name": "Rows"}, "snake_case"),
+        ({"columns": ()}, "present and unique"),
+        ({"columns": (_input(), _output(name="count"))}, "present and unique"),
+        ({"limit": 0}, "from 1 to 1000"),
+        ({"limit": 1001}, "from 1 to 1000"),
+        ({"limit": True}, "from 1 to 1000"),
+        ({"shown": ("missing",)}, "distinct columns"),
+        ({"shown": ("out", "out")}, "distinct columns"),
+    ],
+    ids=repr,
+)
+def test_a_wrong_table_is_refused(changes: dict[str, Any], message: str) -> None:
+    with pytest.raises(SpecError, match=message):
+        _table(**changes)
+
+
+def test_a_table_finds_its_columns_and_shows_the_chosen_ones_in_their_order() -> None:
+    count, out = _input(), _output()
+    table = _table(columns=(count, out))
+    assert table.column("out") is out
+    with pytest.raises(KeyError):
+        table.column("missing")
+    assert table.compact == (count, out)
+    assert _table(columns=(count, out), shown=("out", "count")).compact == (out, count)
+
+
+@pytest.mark.parametrize("name", ["out", "rows"])
+def test_a_table_name_may_be_neither_an_outputs_nor_another_tables(name: str) -> None:
+    with pytest.raises(SpecError, match="table names"):
+        _mode(tables=(_table(), _table(name=name)))
+
+
+def test_a_mode_has_no_tables_unless_declared_and_a_result_none_unless_given() -> None:
+    assert _mode().tables == ()
+    assert Result({"out": 1}).tables == {}
+    assert _mode(tables=(_table(),)).tables[0].name == "rows"

@@ -9,7 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from calculator import CALCULATORS, display_decimal, evaluate, get, run
+from calculator import CALCULATORS, Calculator, Mode, Result, display_decimal, evaluate, get, run
+from calculator.calculators import training_planner
+from calculator.engine import display_rows
 from calculator.notation import Notation
 from tests import cases, strategies
 
@@ -107,17 +109,25 @@ def test_every_mode_is_reachable_by_name(slug: str) -> None:
         assert reply["mode"] == mode.name
 
 
+def _display(mode: Mode, result: Result) -> dict[str, object]:
+    """What ``display`` holds: each output rounded as declared, then each table's rows."""
+    return {
+        **{
+            output.name: display_decimal(output, value)
+            if (value := result.values[output.name]) is not None
+            else None
+            for output in mode.outputs
+        },
+        **{table.name: display_rows(table, result.tables[table.name]) for table in mode.tables},
+    }
+
+
 @pytest.mark.parametrize("slug", SLUGS)
 def test_display_is_display_decimal_of_each_output(slug: str) -> None:
     for mode in CALCULATORS[slug].modes:
         result = run(mode, mode.defaults())
         reply = _reply(slug, json.dumps({"mode": mode.name, **mode.defaults()}))
-        assert reply["display"] == {
-            output.name: display_decimal(output, value)
-            if (value := result.values[output.name]) is not None
-            else None
-            for output in mode.outputs
-        }
+        assert reply["display"] == _display(mode, result)
 
 
 def test_the_reply_is_ascii_json_whatever_the_request_holds() -> None:
@@ -198,4 +208,111 @@ def test_a_choice_is_never_read_as_a_number_and_goes_to_the_link_without_its_spa
     }
     assert reply["notes"] == [
         {"field": "devices", "code": "read_grouped", "readings": ["1024", "1.024"]}
+    ]
+
+
+# --------------------------------------------------------------------------- tables
+
+PLANNER = training_planner.CALCULATOR
+
+
+@pytest.fixture
+def planner(monkeypatch: pytest.MonkeyPatch) -> Calculator:
+    """The training planner, reachable through the boundary as registering it will make it."""
+    monkeypatch.setattr(
+        "calculator.web.get", lambda slug: PLANNER if slug == PLANNER.slug else get(slug)
+    )
+    return PLANNER
+
+
+# A small search: 8 devices, 28 layouts, of which 20 fit in 2 MB.
+SEARCH = {
+    **PLANNER.mode("search").defaults(),
+    "layers": 4,
+    "hidden": 64,
+    "heads": 4,
+    "vocabulary": 10,
+    "sequence": 1024,
+    "devices": 8,
+    "devices_per_node": 8,
+    "memory": 0.002,
+    "global_batch": 8,
+}
+
+
+def test_a_table_comes_after_the_outputs_in_outputs_and_display(planner: Calculator) -> None:
+    search = planner.mode("search")
+    reply = _reply(planner.slug, json.dumps(SEARCH))
+    result = run(search, {**search.defaults(), **SEARCH})
+    assert reply["ok"] is True
+    assert reply["mode"] == "search"
+    outputs, display = reply["outputs"], reply["display"]
+    assert isinstance(outputs, dict)
+    assert isinstance(display, dict)
+    assert (
+        list(outputs)
+        == list(display)
+        == [
+            "candidates",
+            "fitting",
+            "best_step_time",
+            "best_mfu",
+            "plans",
+        ]
+    )
+    assert outputs["plans"] == [dict(row) for row in result.tables["plans"]]
+    assert display == _display(search, result)
+    (table,) = search.tables
+    for row in display["plans"]:
+        assert list(row) == [column.name for column in table.columns]
+        assert all(isinstance(text, str) for text in row.values())
+    assert reply["warnings"] == []
+    assert (outputs["candidates"], outputs["fitting"], len(outputs["plans"])) == (28, 20, 20)
+
+
+def test_each_plan_links_to_its_check_case_with_the_same_results(planner: Calculator) -> None:
+    # A plan's link: the search's fields and the plan's input cells, as display writes
+    # them (plain text); the check case it opens shows the plan's very numbers.
+    search, check = planner.mode("search"), planner.mode("check")
+    reply = _reply(planner.slug, json.dumps(SEARCH))
+    display = reply["display"]
+    assert isinstance(display, dict)
+    layout = [
+        spec.name for spec in check.inputs if spec.name not in {s.name for s in search.inputs}
+    ]
+    assert display["plans"]
+    for row in display["plans"]:
+        request = {"mode": "check", **SEARCH, **{name: row[name] for name in layout}}
+        linked = _reply(planner.slug, json.dumps(request))
+        assert linked["ok"] is True
+        assert linked["warnings"] == []
+        assert linked["display"] == {output.name: row[output.name] for output in check.outputs}
+
+
+def test_an_empty_table_is_an_empty_list(planner: Calculator) -> None:
+    request = {**SEARCH, "devices": 3, "global_batch": 2, "heads": 2, "layers": 2}
+    reply = _reply(planner.slug, json.dumps(request))
+    assert reply["outputs"] == {
+        "candidates": 0,
+        "fitting": 0,
+        "best_step_time": None,
+        "best_mfu": None,
+        "plans": [],
+    }
+    assert reply["display"] == {
+        "candidates": "0",
+        "fitting": "0",
+        "best_step_time": None,
+        "best_mfu": None,
+        "plans": [],
+    }
+    assert reply["warnings"] == ["no_layout"]
+
+
+def test_a_search_past_its_bound_is_a_refusal_of_the_devices(planner: Calculator) -> None:
+    request = {**SEARCH, "devices": 2520, "devices_per_node": 720, "layers": 240}
+    request |= {"heads": 720, "hidden": 5760, "global_batch": 40320 * 81}
+    reply = _reply(planner.slug, json.dumps(request))
+    assert reply["errors"] == [
+        {"field": "devices", "code": "too_many_layouts", "bound": training_planner.MAX_LAYOUTS}
     ]

@@ -1,10 +1,12 @@
 """Training planner: whether a parallel layout fits, and how long its steps take.
 
-The ``check`` mode takes a dense GPT-style transformer, a cluster and a Megatron-LM
-layout (tensor t, pipeline p with v chunks, data d = N / (t·p), ZeRO stage, activation
-recomputation, sequence parallelism) and returns what a device of the most loaded
-pipeline stage, the first, holds, and a first-order step time. Every term is sourced where
-it is computed:
+Two modes. ``search``, the first, takes a model, a cluster and a global batch, enumerates
+every layout the model and the devices allow, and ranks those that fit by the step time
+``check`` gives them (:func:`search`). ``check`` takes a dense GPT-style transformer, a
+cluster and a Megatron-LM layout (tensor t, pipeline p with v chunks, data d = N / (t·p),
+ZeRO stage, activation recomputation, sequence parallelism) and returns what a device of
+the most loaded pipeline stage, the first, holds, and a first-order step time. Every term
+is sourced where it is computed:
 
 - parameters: Narayanan et al. 2021 (arXiv 2104.04473v5) eq. 2, generalised to
   grouped-query attention and SwiGLU as Megatron-LM counts the matrices;
@@ -29,13 +31,15 @@ Megatron-LM files are cited at commit d98e8a64ddf34856e74b24714e3bedb2f5a39553
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from types import MappingProxyType
+from typing import Any
 
 from ..decimals import exact
 from ..errors import InputError, InvalidInputs
-from ..spec import Calculator, Choice, Input, Mode, Option, Output, Result
+from ..spec import Calculator, Choice, Input, Mode, Option, Output, Result, Row, Table
 from .data_parallel_scaling import (
     MAX_BUS_BANDWIDTH,
     MAX_LATENCY,
@@ -47,6 +51,10 @@ from .data_parallel_scaling import (
 __all__ = [
     "CALCULATOR",
     "EFFICIENCY",
+    "LAYOUT",
+    "MAX_LAYOUTS",
+    "PLANS",
+    "RECOMPUTE",
     "Shape",
     "activation_bytes_per_layer",
     "check",
@@ -54,6 +62,7 @@ __all__ = [
     "model_flops",
     "model_state_bytes",
     "parameters",
+    "search",
     "stage_parameters",
 ]
 
@@ -347,6 +356,79 @@ def _ring(
     return move + steps / 10**6
 
 
+def _data_time(
+    held: Fraction,
+    *,
+    tensor: int,
+    data_parallel: int,
+    devices_per_node: int,
+    zero: int,
+    intra_bandwidth: float,
+    inter_bandwidth: float,
+    latency: float,
+) -> Fraction:
+    """Seconds of the data-parallel reduction of the ``held`` parameters' gradients.
+
+    The data-parallel estimate's own model of the stage's fp32 gradients, one call after
+    the backward pass (``--overlap-grad-reduce`` is off by default, ``arguments.py`` lines
+    3121–3122; Korthikanti et al. 2022 section 6.3 did not overlap either). The d replicas
+    of a rank sit t ranks apart (the same rank order): inside a node while t·d ≤ n;
+    beyond, n / t of them share each node, whose n devices all reduce at once, and each
+    ring gets that share of the node's bandwidth. ZeRO-3's second gather of the weights is
+    priced as the estimate prices it, half the traffic again at the gradients' bytes;
+    ZeRO-1 and -2 move what an all-reduce moves, so stages 0 to 2 take the same time.
+    """
+    if tensor * data_parallel <= devices_per_node:
+        per_node, bandwidth = devices_per_node, exact(intra_bandwidth)
+    else:
+        per_node = max(1, devices_per_node // tensor)
+        bandwidth = exact(inter_bandwidth) * per_node / devices_per_node
+    reduction = estimate(
+        parameters=math.ceil(held),
+        bytes_per_value=GRADIENT_BYTES,
+        bucket_size=0,
+        sharding=SHARDING[zero],
+        devices=data_parallel,
+        devices_per_node=per_node,
+        bus_bandwidth=float(bandwidth),
+        algorithm="ring",
+        latency=latency,
+        network_latency=latency,
+        compute_time=1,
+        overlap=0,
+    )
+    return Fraction(reduction.values["allreduce_time"] or 0) / 1000
+
+
+def _shape(fields: dict[str, Any]) -> Shape:
+    """The model of the inputs: g = a without grouped-query attention, f = 4h by default."""
+    return Shape(
+        layers=fields["layers"],
+        hidden=fields["hidden"],
+        heads=fields["heads"],
+        kv_heads=fields["heads"] if fields["kv_heads"] is None else fields["kv_heads"],
+        ffn=4 * fields["hidden"] if fields["ffn"] is None else fields["ffn"],
+        swiglu=fields["mlp"] == "swiglu",
+        vocabulary=fields["vocabulary"],
+        sequence=fields["sequence"],
+    )
+
+
+def _model_errors(*, hidden: int, heads: int, kv_heads: int | None) -> list[InputError]:
+    """What Megatron-LM refuses in the model itself, whatever the layout.
+
+    ``arguments.py`` line 1332 (h a multiple of a) and ``transformer_config.py`` line 1446
+    (a a multiple of g).
+    """
+    errors: list[InputError] = []
+    groups = heads if kv_heads is None else kv_heads
+    if hidden % heads:
+        errors.append(InputError("hidden", "not_divisible", heads))
+    if heads % groups:
+        errors.append(InputError("heads", "not_divisible", groups))
+    return errors
+
+
 def _errors(
     *,
     layers: int,
@@ -371,12 +453,7 @@ def _errors(
     multiple of b·d) and Narayanan et al. 2021 section 2.2.2 (m a multiple of p when
     interleaving, as the ``pipeline-bubble`` calculator requires).
     """
-    errors: list[InputError] = []
-    groups = heads if kv_heads is None else kv_heads
-    if hidden % heads:
-        errors.append(InputError("hidden", "not_divisible", heads))
-    if heads % groups:
-        errors.append(InputError("heads", "not_divisible", groups))
+    errors = _model_errors(hidden=hidden, heads=heads, kv_heads=kv_heads)
     if heads % tensor:
         errors.append(InputError("heads", "not_divisible", tensor))
     if kv_heads is not None and kv_heads % tensor:
@@ -486,15 +563,17 @@ def check(
     )
     if errors:
         raise InvalidInputs(errors)
-    shape = Shape(
-        layers=layers,
-        hidden=hidden,
-        heads=heads,
-        kv_heads=heads if kv_heads is None else kv_heads,
-        ffn=4 * hidden if ffn is None else ffn,
-        swiglu=mlp == "swiglu",
-        vocabulary=vocabulary,
-        sequence=sequence,
+    shape = _shape(
+        {
+            "layers": layers,
+            "hidden": hidden,
+            "heads": heads,
+            "kv_heads": kv_heads,
+            "ffn": ffn,
+            "mlp": mlp,
+            "vocabulary": vocabulary,
+            "sequence": sequence,
+        }
     )
     parallel = sequence_parallel == "on"
     zero_stage = int(zero)
@@ -564,34 +643,16 @@ def check(
         slots = interleave * micro_batches + pipeline - 1
         pipeline_time = 2 * slots * (send + exact(latency) / 10**6)
 
-    # Data parallelism: the data-parallel estimate's own model of the stage's fp32
-    # gradients, one call after the backward pass (``--overlap-grad-reduce`` is off by
-    # default, ``arguments.py`` lines 3121–3122; Korthikanti et al. 2022 section 6.3 did not
-    # overlap either). The d replicas of a rank sit t ranks apart (the same rank order):
-    # inside a node while t·d ≤ n; beyond, n / t of them share each node, whose n devices
-    # all reduce at once, and each ring gets that share of the node's bandwidth. ZeRO-3's
-    # second gather of the weights is priced as the estimate prices it, half the traffic
-    # again at the gradients' bytes.
-    if tensor * data_parallel <= devices_per_node:
-        per_node, bandwidth = devices_per_node, exact(intra_bandwidth)
-    else:
-        per_node = max(1, devices_per_node // tensor)
-        bandwidth = exact(inter_bandwidth) * per_node / devices_per_node
-    reduction = estimate(
-        parameters=math.ceil(held),
-        bytes_per_value=GRADIENT_BYTES,
-        bucket_size=0,
-        sharding=SHARDING[zero_stage],
-        devices=data_parallel,
-        devices_per_node=per_node,
-        bus_bandwidth=float(bandwidth),
-        algorithm="ring",
+    data_time = _data_time(
+        held,
+        tensor=tensor,
+        data_parallel=data_parallel,
+        devices_per_node=devices_per_node,
+        zero=zero_stage,
+        intra_bandwidth=intra_bandwidth,
+        inter_bandwidth=inter_bandwidth,
         latency=latency,
-        network_latency=latency,
-        compute_time=1,
-        overlap=0,
     )
-    data_time = Fraction(reduction.values["allreduce_time"] or 0) / 1000
 
     step = compute + bubble + tensor_time + pipeline_time + data_time
     model_rate = Fraction(model, devices) / step
@@ -623,6 +684,479 @@ def check(
             "hfu": float(Fraction(hardware, devices) / step * 100 / peak_rate),
         },
         tuple(warnings),
+    )
+
+
+# --------------------------------------------------------------------------- search
+
+PLANS = 20
+"""Most plans a search returns. The page shows ten and can reveal ten more without
+computing again; each plan costs one exact check (about 0.2 ms) and two kilobytes of
+reply, so twenty keep both small."""
+
+MAX_LAYOUTS = 20_000
+"""Most (t, p, b, v) layouts a search considers; more is refused (``too_many_layouts``).
+
+Real jobs stay far below: the 1T model of Narayanan et al. 2021 on 3,072 devices has 402,
+GPT-3 on 4,096 devices with a batch of 24,576 about a thousand. Only inputs whose numbers
+are all highly composite (2,520 devices in nodes of 720, 240 layers, 720 heads, a batch
+of 40,320: 18,523 layouts) come near it, and the bounds allow millions, which would hold
+a reader's page for minutes. A search at the bound takes 0.1 to 0.15 s, in CPython as in
+Pyodide under Node; the refusal is counted before any layout is timed."""
+
+MARGIN = 1e-9
+"""Relative margin of the search's float screening.
+
+The screening evaluates each layout in floats, hoisted out of the loops, with at most a
+few dozen roundings, each within 2⁻⁵³ of the exact value: its relative error stays below
+10⁻¹³ (a test checks it against :func:`check` on random layouts). A memory within this
+margin of the device's, or a time within it of a rival's or of the last plan kept, is
+decided by :func:`check` itself, exactly, so that the answer is the exact one."""
+
+RECOMPUTE = ("none", "selective", "full")
+"""Recomputation, from the least to the most: its order in ties."""
+
+LAYOUT = (
+    "micro_batch",
+    "tensor",
+    "pipeline",
+    "interleave",
+    "zero",
+    "recompute",
+    "sequence_parallel",
+)
+"""The check mode's inputs that a plan sets; the search takes the others."""
+
+_Option = tuple[float, int, int]
+"""A variant of a layout: (screened step time, recomputation's index, ZeRO stage)."""
+_Screened = tuple[float, int, int, int, int, list[_Option]]
+"""A layout that fits: (its best screened time, t, p, v, b, its variants to compare)."""
+
+
+def _factor(number: int) -> dict[int, int]:
+    """The prime factorisation of ``number`` by trial division (10⁹: 16,000 divisions)."""
+    factors: dict[int, int] = {}
+    divisor = 2
+    while divisor * divisor <= number:
+        while number % divisor == 0:
+            factors[divisor] = factors.get(divisor, 0) + 1
+            number //= divisor
+        divisor += 1 if divisor == 2 else 2
+    if number > 1:
+        factors[number] = factors.get(number, 0) + 1
+    return factors
+
+
+def _divisors(number: int, primes: Iterable[int]) -> list[int]:
+    """The divisors of ``number``, ascending, given every prime that may divide it."""
+    divisors = [1]
+    for prime in primes:
+        power = 0
+        while number % prime == 0:
+            number //= prime
+            power += 1
+        divisors = [divisor * prime**k for divisor in divisors for k in range(power + 1)]
+    return sorted(divisors)
+
+
+def _families(
+    shape: Shape, *, devices: int, devices_per_node: int, global_batch: int
+) -> list[tuple[int, int, int, list[int]]]:
+    """Every valid (t, p, v) with its valid micro-batches b, ascending.
+
+    t divides the devices, the heads, the key-value heads and the MLP size and is at most
+    the devices of a node; p divides the layers and N / t; d = N / (t·p) divides the
+    global batch and b divides B / d. Without interleaving (v = 1) that is all; v > 1
+    also needs p > 1, v dividing l / p and m = B / (b·d) a multiple of p, so b divides
+    B / (d·p): check's own rules (:func:`_errors`), enumerated rather than tried.
+
+    Raises:
+        InvalidInputs: ``too_many_layouts`` on ``devices`` past :data:`MAX_LAYOUTS`,
+            counted before any is evaluated.
+    """
+    primes = {
+        "devices": tuple(_factor(devices)),
+        "layers": tuple(_factor(shape.layers)),
+        "batch": tuple(_factor(global_batch)),
+    }
+    families: list[tuple[int, int, int, list[int]]] = []
+    count = 0
+    for tensor in _divisors(devices, primes["devices"]):
+        if tensor > devices_per_node or math.gcd(shape.kv_heads, shape.ffn) % tensor:
+            # kv_heads divides heads (refused otherwise), so that covers the heads too.
+            continue
+        for pipeline in _divisors(math.gcd(devices // tensor, shape.layers), primes["devices"]):
+            data = devices // (tensor * pipeline)
+            if global_batch % data:
+                continue
+            micro = _divisors(global_batch // data, primes["batch"])
+            families.append((tensor, pipeline, 1, micro))
+            count += len(micro)
+            if pipeline > 1 and (global_batch // data) % pipeline == 0:
+                chunks = _divisors(shape.layers // pipeline, primes["layers"])[1:]
+                interleaved = _divisors(global_batch // (data * pipeline), primes["batch"])
+                families.extend((tensor, pipeline, v, interleaved) for v in chunks)
+                count += len(chunks) * len(interleaved)
+            if count > MAX_LAYOUTS:
+                raise InvalidInputs([InputError("devices", "too_many_layouts", MAX_LAYOUTS)])
+    return families
+
+
+Variant = tuple[int, int, int, int, int, int]
+"""A layout and its variant: (t, p, v, b, recomputation's index in :data:`RECOMPUTE`, ZeRO
+stage); sequence parallelism follows t (:func:`_layout`)."""
+
+
+class _Exact:
+    """The check mode itself, for every plan returned and what the screening cannot decide.
+
+    Results are kept by variant: a plan's row and the decision of a close call are the
+    same computation.
+    """
+
+    def __init__(self, fields: dict[str, Any]) -> None:
+        self.fields = fields
+        self.results: dict[Variant, Result] = {}
+
+    def __call__(self, variant: Variant) -> Result:
+        if variant not in self.results:
+            self.results[variant] = check(**{**self.fields, **_layout(variant)})
+        return self.results[variant]
+
+    def fits(self, variant: Variant) -> bool:
+        """Whether the variant fits in a device's memory, as check decides it."""
+        return "out_of_memory" not in self(variant).warnings
+
+    def step(self, variant: Variant) -> float:
+        """The step time check reports for the variant: what plans are ranked by.
+
+        With one stage, and one tensor rank or no latency, the step does not depend on
+        the micro-batch: there is no bubble and no send, and the tensor-parallel traffic
+        is m·b = B / d sequences' bytes in 4 or 6·l·m calls, whose latency is 0. Such
+        layouts tie, and can be many (each divisor of B / d); the step of b = 1 is
+        theirs, checked once.
+        """
+        tensor, pipeline, interleave, _, r, zero = variant
+        if pipeline == 1 and (tensor == 1 or self.fields["latency"] == 0):
+            variant = (tensor, pipeline, interleave, 1, r, zero)
+        step = self(variant).values["step_time"]
+        assert isinstance(step, float)  # check always computes it
+        return step
+
+
+def _layout(variant: Variant) -> dict[str, int | str]:
+    """A variant's check inputs: sequence parallelism on wherever it does something (t > 1)."""
+    tensor, pipeline, interleave, micro_batch, r, zero = variant
+    return {
+        "micro_batch": micro_batch,
+        "tensor": tensor,
+        "pipeline": pipeline,
+        "interleave": interleave,
+        "zero": str(zero),
+        "recompute": RECOMPUTE[r],
+        "sequence_parallel": "on" if tensor > 1 else "off",
+    }
+
+
+def _screen(  # noqa: PLR0915 -- one loop, its hoisted terms kept local for speed
+    shape: Shape,
+    families: list[tuple[int, int, int, list[int]]],
+    exact_check: _Exact,
+    fields: dict[str, Any],
+) -> tuple[int, list[_Screened]]:
+    """Every layout that fits, with its fastest variants, in floats: (fitting, screened).
+
+    The terms of :func:`check` are hoisted to where they change: the compute time to the
+    recomputation, the activations of a layer and the tensor-parallel call to t, the model
+    states and the data-parallel reduction to (t, p), leaving a few products per micro-batch.
+    For each layout, the variants are pruned by the model's own order (see :func:`search`).
+    """
+    devices, per_node = fields["devices"], fields["devices_per_node"]
+    batch, layers = fields["global_batch"], shape.layers
+    limit = float(exact(fields["memory"]) * BYTES_PER_GB)
+    high, low = limit * (1 + MARGIN), limit * (1 - MARGIN)
+    rate = exact(fields["peak"]) * 10**12 * exact(fields["efficiency"]) / 100
+    computes = [
+        float(Fraction(hardware_flops(shape, batch=batch, recompute=r), devices) / rate)
+        for r in RECOMPUTE
+    ]
+    calls = (4, 4, 6)  # all-reduces a layer and micro-batch, as check counts them
+    sh = shape.sequence * shape.hidden  # s·h: check's s·b·h for one sequence
+    nbytes = ACTIVATION_BYTES * sh  # what a collective or a send moves, per sequence
+    latency = float(fields["latency"]) / 10**6
+    link = fields["inter_bandwidth"] / per_node if devices > per_node else fields["intra_bandwidth"]
+    fitting = 0
+    screened: list[_Screened] = []
+    terms: dict[int, tuple[list[float], float, float, float, float]] = {}
+    stages: dict[tuple[int, int], tuple[Fraction, list[float], list[float]]] = {}
+    for tensor, pipeline, interleave, micro_batches in families:
+        if tensor not in terms:
+            parallel = tensor > 1
+            units = [
+                float(
+                    activation_bytes_per_layer(
+                        shape,
+                        micro_batch=1,
+                        tensor=tensor,
+                        recompute=r,
+                        sequence_parallel=parallel,
+                    )
+                )
+                for r in RECOMPUTE
+            ]
+            steps = step_latencies(
+                algorithm="ring",
+                devices=tensor,
+                devices_per_node=per_node,
+                latency=fields["latency"],
+                network_latency=fields["latency"],
+            )
+            terms[tensor] = (
+                units,
+                # The embedding's dropout mask (split under sequence parallelism, which is
+                # on for t > 1), and the output layer's activations when p = 1.
+                sh / tensor,
+                float(Fraction(4 * sh, tensor) * (1 + Fraction(shape.vocabulary, shape.hidden))),
+                # One ring all-reduce inside a node (t ≤ n): bytes, then its latency.
+                2 * (tensor - 1) / tensor * nbytes / (fields["intra_bandwidth"] * BYTES_PER_GB),
+                float(steps) / 10**6,
+            )
+        units, embedding, output, move, call_latency = terms[tensor]
+        data = devices // (tensor * pipeline)
+        if (tensor, pipeline) not in stages:
+            held = stage_parameters(shape, tensor=tensor, pipeline=pipeline)
+            states = [
+                float(sum(model_state_bytes(held, data_parallel=data, zero=zero)))
+                for zero in range(4)
+            ]
+            stages[tensor, pipeline] = (held, states, [])
+        held, states, reductions = stages[tensor, pipeline]
+        per_stage = layers // pipeline
+        units_stage = [per_stage * unit + embedding for unit in units]
+        send = nbytes / tensor / (link * BYTES_PER_GB)  # split by t under sequence parallelism
+        for micro_batch in micro_batches:
+            m = batch // (micro_batch * data)
+            in_flight = (
+                pipeline + (pipeline - 1) / interleave if interleave > 1 else min(m, pipeline)
+            )
+            scale = in_flight * micro_batch
+            extra = output * micro_batch if pipeline == 1 else 0.0
+            kept = [scale * unit + extra for unit in units_stage]
+            # The least memory: ZeRO-3, full recomputation. It grows with b (in flight
+            # min(m, p)·b = min(B/d, p·b), or (p + (p−1)/v)·b), so once it does not fit,
+            # no larger micro-batch of this family fits either.
+            least = states[3] + kept[2]
+            if least > high or (
+                least > low
+                and not exact_check.fits((tensor, pipeline, interleave, micro_batch, 2, 3))
+            ):
+                break
+            fitting += 1
+            if not reductions:  # once a (t, p), and only for those with a layout that fits
+                reductions.extend(
+                    float(
+                        _data_time(
+                            held,
+                            tensor=tensor,
+                            data_parallel=data,
+                            devices_per_node=per_node,
+                            zero=zero,
+                            intra_bandwidth=fields["intra_bandwidth"],
+                            inter_bandwidth=fields["inter_bandwidth"],
+                            latency=fields["latency"],
+                        )
+                    )
+                    for zero in (0, 3)
+                )
+            bubble = 1 + (pipeline - 1) / (interleave * m)
+            tensor_call = per_stage * m * (move * micro_batch + call_latency) if tensor > 1 else 0.0
+            sends = (
+                2 * (interleave * m + pipeline - 1) * (send * micro_batch + latency)
+                if pipeline > 1
+                else 0.0
+            )
+            options: list[_Option] = []
+            for r in range(3):
+                for zero in range(4):
+                    total = states[zero] + kept[r]
+                    if total <= low or (
+                        total <= high
+                        and exact_check.fits((tensor, pipeline, interleave, micro_batch, r, zero))
+                    ):
+                        break
+                else:
+                    continue  # nothing fits with this recomputation: try more of it
+                if zero == 3 and options:
+                    continue  # an earlier, lighter recomputation at ZeRO-3 is faster
+                time = computes[r] * bubble + calls[r] * tensor_call + sends
+                options.append((time + reductions[zero == 3], r, zero))
+                if zero < 3:
+                    break  # the least data-parallel traffic: more recomputation is slower
+            screened.append((min(options)[0], tensor, pipeline, interleave, micro_batch, options))
+    return fitting, screened
+
+
+def search(
+    *,
+    layers: int,
+    hidden: int,
+    heads: int,
+    kv_heads: int | None,
+    ffn: int | None,
+    mlp: str,
+    vocabulary: int,
+    sequence: int,
+    devices: int,
+    devices_per_node: int,
+    peak: float,
+    memory: float,
+    efficiency: float,
+    intra_bandwidth: float,
+    inter_bandwidth: float,
+    latency: float,
+    global_batch: int,
+) -> Result:
+    """Search every layout of a model on a cluster and rank those that fit by step time.
+
+    The inputs are :func:`check`'s without the layout. A layout is (t, p, b, v): tensor
+    degree t, pipeline stages p, micro-batch b and model chunks v, with d = N / (t·p)
+    replicas. The search enumerates every layout :func:`check` accepts with t at most the
+    devices of a node (t across nodes is never faster in this model's terms and check
+    warns of it): t over the divisors of N that divide g, a and f; p over the divisors of
+    N / t that divide l; b over the divisors of B / d; v over the divisors of l / p when
+    p > 1 and m = B / (b·d) is a multiple of p (:func:`_families`). For each layout it
+    picks the variant — ZeRO stage 0 to 3, recomputation none, selective or full, and
+    sequence parallelism — that fits in a device's memory and runs fastest, and returns
+    the :data:`PLANS` fastest layouts with their variants, each with :func:`check`'s own
+    outputs for it.
+
+    Every variant is in the space: the answer is the one a brute force over all of them
+    gives (a test compares the two on small models). It is found without evaluating most
+    of them, by the model's own order, for one layout:
+
+    - memory: the model states fall with the ZeRO stage (:func:`model_state_bytes`), the
+      activations with more recomputation and with sequence parallelism
+      (:func:`activation_bytes_per_layer`, every term divided by t or kept), so the
+      variant (ZeRO-3, full, on) needs the least: a layout fits when it does. It grows
+      with b (in flight: min(m, p)·b = min(B / d, p·b), or (p + (p−1)/v)·b), so a
+      family's larger micro-batches are skipped once one does not fit;
+    - time: the compute, and with it the bubble, grows strictly from none to selective
+      to full recomputation (:func:`hardware_flops`) and the tensor-parallel traffic does
+      not fall (4, 4, 6 calls); the data-parallel traffic is the same for ZeRO 0, 1 and 2
+      and more for 3 (:func:`_data_time`); sequence parallelism moves the same tensor
+      traffic and divides the pipeline's sends by t. With t = 1 it changes nothing, so
+      t = 1 is listed once, with it off.
+
+    Hence, by the order of ties below: for each recomputation, the lowest ZeRO stage that
+    fits is its best; a recomputation whose best stage is 0 to 2 beats every heavier one,
+    and one at ZeRO-3 beats a heavier one at ZeRO-3; sequence parallelism on beats off,
+    which fits only where it fits. At most three variants a layout are timed.
+
+    The screening runs in floats, hoisted (:func:`_screen`); anything within
+    :data:`MARGIN` of a bound or a rival is decided by :func:`check` exactly, and so is
+    every plan returned. Plans are ranked by the step time check reports, then, in ties,
+    by fewer tensor ranks, fewer stages, fewer chunks, smaller micro-batches, less
+    recomputation, a lower ZeRO stage: the smallest layout, with the least machinery.
+
+    Args:
+        layers: Transformer layers l.
+        hidden: Hidden size h.
+        heads: Attention heads a.
+        kv_heads: Key and value heads g; ``None`` for a.
+        ffn: MLP hidden size f; ``None`` for 4h.
+        mlp: ``gelu`` or ``swiglu``.
+        vocabulary: Vocabulary V (padded).
+        sequence: Sequence length s, in tokens.
+        devices: Devices N.
+        devices_per_node: Devices n of a node.
+        peak: Dense bf16 peak of a device, in TFLOP/s.
+        memory: Memory of a device, in GB.
+        efficiency: Share of the peak the matrix products reach, in percent.
+        intra_bandwidth: Bus bandwidth inside a node, GB/s.
+        inter_bandwidth: A node's bus bandwidth across nodes, GB/s.
+        latency: α, in µs.
+        global_batch: Sequences per optimizer step B.
+
+    Returns:
+        ``candidates``, the layouts considered; ``fitting``, those with a variant that
+        fits; ``best_step_time`` and ``best_mfu``, the first plan's (``None`` when none
+        fits); the table ``plans``: up to :data:`PLANS` rows, fastest first, each the
+        plan's check inputs (:data:`LAYOUT`) and its check outputs. Warnings:
+        ``no_layout`` when no layout divides the devices and the batch, ``nothing_fits``
+        when layouts exist but none fits.
+
+    Raises:
+        InvalidInputs: ``not_divisible`` on ``hidden`` (by a) and ``heads`` (by g), as
+            check; ``too_many_layouts`` on ``devices`` past :data:`MAX_LAYOUTS` layouts.
+    """
+    errors = _model_errors(hidden=hidden, heads=heads, kv_heads=kv_heads)
+    if errors:
+        raise InvalidInputs(errors)
+    fields: dict[str, Any] = {
+        "layers": layers,
+        "hidden": hidden,
+        "heads": heads,
+        "kv_heads": kv_heads,
+        "ffn": ffn,
+        "mlp": mlp,
+        "vocabulary": vocabulary,
+        "sequence": sequence,
+        "devices": devices,
+        "devices_per_node": devices_per_node,
+        "peak": peak,
+        "memory": memory,
+        "efficiency": efficiency,
+        "intra_bandwidth": intra_bandwidth,
+        "inter_bandwidth": inter_bandwidth,
+        "latency": latency,
+        "global_batch": global_batch,
+    }
+    shape = _shape(fields)
+    families = _families(
+        shape, devices=devices, devices_per_node=devices_per_node, global_batch=global_batch
+    )
+    exact_check = _Exact(fields)
+    fitting, screened = _screen(shape, families, exact_check, fields)
+    screened.sort(key=lambda layout: layout[0])
+    ranked: list[tuple[float, Variant]] = []
+    if screened:
+        # Every layout that may be among the PLANS fastest once timed exactly, with the
+        # variants that may be its fastest; ties go to the smaller variant (t, p, v, b,
+        # recomputation, ZeRO stage).
+        bound = screened[min(PLANS, len(screened)) - 1][0] * (1 + 4 * MARGIN)
+        for time, tensor, pipeline, interleave, micro_batch, options in screened:
+            if time > bound:
+                break
+            ranked.append(
+                min(
+                    (exact_check.step(variant), variant)
+                    for option, r, zero in options
+                    if option <= time * (1 + 4 * MARGIN)
+                    for variant in [(tensor, pipeline, interleave, micro_batch, r, zero)]
+                )
+            )
+        ranked.sort()
+    plans: list[Row] = []
+    for _, variant in ranked[:PLANS]:
+        values = exact_check(variant).values
+        plans.append(
+            {**_layout(variant), **{name: v for name, v in values.items() if v is not None}}
+        )
+    first = exact_check(ranked[0][1]).values if ranked else {}
+    warnings: tuple[str, ...] = ()
+    if not families:
+        warnings = ("no_layout",)
+    elif not fitting:
+        warnings = ("nothing_fits",)
+    return Result(
+        {
+            "candidates": sum(len(micro) for *_, micro in families),
+            "fitting": fitting,
+            "best_step_time": first.get("step_time"),
+            "best_mfu": first.get("mfu"),
+        },
+        warnings,
+        {"plans": plans},
     )
 
 
@@ -937,6 +1471,101 @@ OUTPUTS = (
     ),
 )
 
+GROUPS = (
+    (
+        "Model",
+        ("layers", "hidden", "heads", "kv_heads", "ffn", "mlp", "vocabulary", "sequence"),
+    ),
+    (
+        "Cluster",
+        (
+            "devices",
+            "devices_per_node",
+            "peak",
+            "memory",
+            "efficiency",
+            "intra_bandwidth",
+            "inter_bandwidth",
+            "latency",
+        ),
+    ),
+    ("Run", ("global_batch", *LAYOUT)),
+)
+"""The check mode's form: the model, the cluster, and the run with its layout."""
+
+SEARCH_RULES = {
+    "kv_heads": "Must divide the attention heads.",
+    "devices": "",
+    "global_batch": "",
+}
+"""The rules that involve the layout, as the search words them: it only keeps the
+layouts that satisfy check's."""
+
+SEARCH_INPUTS = tuple(
+    replace(spec, rule=SEARCH_RULES[spec.name])
+    if isinstance(spec, Input) and spec.name in SEARCH_RULES
+    else spec
+    for spec in INPUTS
+    if spec.name not in LAYOUT
+)
+"""The search's inputs: check's, without the layout, with its defaults."""
+
+_CHECK_OUTPUTS = {output.name: output for output in OUTPUTS}
+
+SEARCH_OUTPUTS = (
+    Output(
+        name="candidates",
+        label="Layouts considered",
+        help=(
+            "Every tensor degree within a node, pipeline depth, micro-batch and interleaving "
+            "that the devices, the model and the global batch allow."
+        ),
+    ),
+    Output(
+        name="fitting",
+        label="Layouts that fit",
+        help="Those for which some ZeRO stage and recomputation fit in a device's memory.",
+    ),
+    replace(
+        _CHECK_OUTPUTS["step_time"],
+        name="best_step_time",
+        label="Fastest step time",
+        help="The first plan's step time; empty when nothing fits.",
+    ),
+    replace(
+        _CHECK_OUTPUTS["mfu"],
+        name="best_mfu",
+        label="Its model FLOPs utilisation",
+        help="The first plan's MFU, the highest of all; empty when nothing fits.",
+    ),
+)
+
+PLANS_TABLE = Table(
+    name="plans",
+    label="Fastest plans",
+    columns=(*(spec for spec in INPUTS if spec.name in LAYOUT), *OUTPUTS),
+    limit=PLANS,
+    shown=(
+        "tensor",
+        "pipeline",
+        "data_parallel",
+        "interleave",
+        "micro_batch",
+        "zero",
+        "recompute",
+        "sequence_parallel",
+        "memory",
+        "step_time",
+        "mfu",
+    ),
+    help=(
+        "For each layout that fits, its fastest ZeRO stage and recomputation, with sequence "
+        "parallelism wherever t > 1; fastest first. Each row is a check case: the search's "
+        "inputs with the row's layout."
+    ),
+)
+"""The plans: the check mode's layout inputs and its outputs, declared there once."""
+
 CALCULATOR = Calculator(
     slug="training-planner",
     title="Training planner",
@@ -944,53 +1573,27 @@ CALCULATOR = Calculator(
         "Memory per device and a first-order step time for a transformer on a cluster "
         "under tensor, pipeline and data parallelism."
     ),
+    # Search first: the page opens on the question a reader brings (how should I lay out
+    # this model on these devices?); check answers the next one, for one plan.
     modes=(
+        Mode(
+            name="search",
+            label="Search the layouts",
+            inputs=SEARCH_INPUTS,
+            outputs=SEARCH_OUTPUTS,
+            groups=tuple(
+                (legend, tuple(name for name in names if name not in LAYOUT))
+                for legend, names in GROUPS
+            ),
+            compute=search,
+            tables=(PLANS_TABLE,),
+        ),
         Mode(
             name="check",
             label="Check a parallel layout",
             inputs=INPUTS,
             outputs=OUTPUTS,
-            groups=(
-                (
-                    "Model",
-                    (
-                        "layers",
-                        "hidden",
-                        "heads",
-                        "kv_heads",
-                        "ffn",
-                        "mlp",
-                        "vocabulary",
-                        "sequence",
-                    ),
-                ),
-                (
-                    "Cluster",
-                    (
-                        "devices",
-                        "devices_per_node",
-                        "peak",
-                        "memory",
-                        "efficiency",
-                        "intra_bandwidth",
-                        "inter_bandwidth",
-                        "latency",
-                    ),
-                ),
-                (
-                    "Run",
-                    (
-                        "global_batch",
-                        "micro_batch",
-                        "tensor",
-                        "pipeline",
-                        "interleave",
-                        "zero",
-                        "recompute",
-                        "sequence_parallel",
-                    ),
-                ),
-            ),
+            groups=GROUPS,
             compute=check,
         ),
     ),
