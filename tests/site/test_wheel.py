@@ -10,11 +10,13 @@ import subprocess
 import sys
 import tempfile
 import zipfile
+import zlib
 from pathlib import Path
 
 import pytest
 from calcsite import gzipped
 from calcsite.wheel import (
+    COMPRESSOR,
     WheelError,
     build_wheel,
     mark_names_utf8,
@@ -140,6 +142,13 @@ def test_the_served_wheel_is_one_gzip_stream_smaller_than_hatchlings(
     assert data[:4] == b"\x1f\x8b\x08\x00"  # gzip, deflate, no file name
     assert data[4:8] == bytes(4)  # no date
     assert len(data) < 0.9 * len(hatchling_wheel), (len(data), len(hatchling_wheel))
+
+
+def test_the_served_wheel_is_zlibs_best(served_file: tuple[str, bytes]) -> None:
+    """At zlib's level 9, not Zopfli's: each change to the core makes it again, uncached."""
+    assert COMPRESSOR is gzipped.ZLIB
+    data = served_file[1]
+    assert data == zlib.compress(gzip.decompress(data), 9, wbits=16 + zlib.MAX_WBITS)
 
 
 def test_unpacking_the_served_wheel_needs_no_cp437_codec(

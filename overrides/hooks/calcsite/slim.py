@@ -22,7 +22,7 @@ the core's own modules, from the wheel's sources, keep every line and column.
 Pyodide's own packages (``pyodide``, ``_pyodide``) are treated alike: their
 docstrings serve ``help()``, which a page never calls (Pyodide copes with a
 missing one where it reads them, in ``_pyodide.docstring``). The archive holds
-its files stored, as the site gzips it whole (:mod:`calcsite.gzipped`): 0.66 MB
+its files stored, as the site gzips it whole (:mod:`calcsite.gzipped`): 0.64 MB
 sent, where each file deflated on its own made 0.73 MB (0.86 MB with each line
 and docstring, 1.14 MB with columns too). The sources without comments or
 docstrings would be smaller still, but measured side by side they delay the
