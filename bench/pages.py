@@ -16,7 +16,7 @@ from urllib.parse import urlencode
 from calcsite.embed import FOLDER as EMBED_FOLDER
 from calcsite.formatting import format_output
 
-from calculator import InvalidInputs, Mode, get, run
+from calculator import Choice, InvalidInputs, Mode, get, run
 
 
 @dataclass(frozen=True)
@@ -28,7 +28,7 @@ class Form:
     default_mode: str
     locale: str
     inputs: dict[str, str]
-    """Input values as written in the HTML, by name."""
+    """Input values as written in the HTML, by name (a choice's: its selected option's)."""
     outputs: tuple[str, ...]
     """Output texts as written in the HTML, in page order."""
 
@@ -83,6 +83,7 @@ class _FormParser(HTMLParser):
         self.forms: list[Form] = []
         self._form: dict[str, str] | None = None
         self._inputs: dict[str, str] = {}
+        self._select: str | None = None
         self._outputs: list[str] = []
         self._text: list[str] | None = None
 
@@ -94,6 +95,10 @@ class _FormParser(HTMLParser):
             self._form, self._inputs, self._outputs = attr, {}, []
         elif self._form is not None and tag == "input" and "name" in attr:
             self._inputs[attr["name"]] = attr.get("value", "")
+        elif self._form is not None and tag == "select" and "name" in attr:
+            self._select = attr["name"]
+        elif self._select is not None and tag == "option" and "selected" in attr:
+            self._inputs[self._select] = attr.get("value", "")
         elif self._form is not None and tag == "output" and "data-output" in attr:
             self._text = []
 
@@ -102,7 +107,9 @@ class _FormParser(HTMLParser):
             self._text.append(data)
 
     def handle_endtag(self, tag: str) -> None:
-        if tag == "output" and self._text is not None:
+        if tag == "select":
+            self._select = None
+        elif tag == "output" and self._text is not None:
             self._outputs.append("".join(self._text))
             self._text = None
         elif tag == "form" and self._form is not None:
@@ -142,19 +149,25 @@ def _number(value: float, integer: bool) -> str:
 def shared_link(form: Form) -> tuple[str, tuple[str, ...]]:
     """A query string that differs from the example, and the texts it must produce.
 
-    Each input is doubled (halved where doubling leaves its bounds); when the
-    core refuses that combination, only the first input is changed.
+    Each number is doubled (halved where doubling leaves its bounds); when the
+    core refuses that combination, only the first number is changed. A choice
+    keeps the example's value: it is picked from a list, never typed.
     """
     mode = form.core_mode()
     changed: dict[str, str] = {}
+    numbers: list[str] = []
     for spec in mode.inputs:
+        if isinstance(spec, Choice):
+            changed[spec.name] = form.inputs[spec.name]
+            continue
         if spec.default is None:
             continue
         value = spec.default * 2
         if spec.maximum is not None and value > spec.maximum:
             value = spec.default / 2
         changed[spec.name] = _number(value, spec.integer)
-    first = next(iter(changed))
+        numbers.append(spec.name)
+    first = numbers[0]
     candidates = [changed, {**form.inputs, first: changed[first]}]
     for values in candidates:
         texts = form.expected(values)
@@ -174,11 +187,14 @@ class Step:
 def recompute_steps(form: Form, count: int) -> tuple[str, list[Step]]:
     """``count`` successive values of one input, each changing the results.
 
-    Picks the first input with room for ``count`` whole steps above (or below)
-    its example value, and returns its name and the steps.
+    Picks the first number with room for ``count`` whole steps above (or below)
+    its example value, and returns its name and the steps; a choice is no
+    number to step through.
     """
     mode = form.core_mode()
     for spec in mode.inputs:
+        if isinstance(spec, Choice):
+            continue
         start = float(form.inputs[spec.name])
         for direction in (1, -1):
             values = [start + direction * (i + 1) for i in range(count)]

@@ -6,7 +6,7 @@ import json
 
 from hypothesis import strategies as st
 
-from calculator import CALCULATORS
+from calculator import CALCULATORS, Choice
 
 FIELD_NAMES = sorted(
     {
@@ -17,6 +17,17 @@ FIELD_NAMES = sorted(
     }
 )
 MODE_NAMES = sorted({m.name for calculator in CALCULATORS.values() for m in calculator.modes})
+CHOICE_VALUES = sorted(
+    {
+        value
+        for calculator in CALCULATORS.values()
+        for m in calculator.modes
+        for spec in m.inputs
+        if isinstance(spec, Choice)
+        for value in spec.values
+    }
+)
+"""Every option's value: garbage hits a real choice (in the wrong field, too) now and then."""
 
 # Text that looks like numbers as often as not, with the characters that trip parsers.
 numberish = st.text(alphabet="0123456789.eE+-_ ,x\t١٢６\u00a0", max_size=14)
@@ -29,6 +40,8 @@ scalars = st.one_of(
     numberish,
     st.text(max_size=12),
     st.sampled_from(["nan", "inf", "-inf", "1e309", "-1e309", "1_000", "١٢", "1" * 4400]),
+    st.sampled_from(CHOICE_VALUES),
+    st.sampled_from(CHOICE_VALUES).map(lambda value: f" {value.upper()} "),
 )
 garbage = st.recursive(
     scalars,

@@ -5,12 +5,14 @@ from __future__ import annotations
 import itertools
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl
 
 from bench.__main__ import _first_live
-from bench.pages import CalcPage, Form, recompute_steps, shared_link
+from bench.pages import CalcPage, Form, calculator_pages, recompute_steps, shared_link
 from bench.published import targets
 from bench.report import table
 from bench.timing import Run, Target
+from calculator import Choice, get
 
 FORM = Form(
     slug="data-parallel-scaling",
@@ -39,6 +41,38 @@ def test_recompute_steps_change_the_results_every_time() -> None:
     assert [s.value for s in steps[:3]] == ["65", "66", "67"]
     assert len(steps) == 150
     assert all(a.texts != b.texts for a, b in itertools.pairwise(steps))
+
+
+def test_a_choice_is_read_from_its_list_kept_in_links_and_never_stepped(tmp_path: Path) -> None:
+    """A list's selected option is the form's value; only numbers are doubled or stepped."""
+    mode = get("data-parallel-scaling").mode("estimate")
+    values = {**mode.defaults(), "algorithm": "tree"}
+    fields = []
+    for spec in mode.inputs:
+        if isinstance(spec, Choice):
+            options = "".join(
+                f'<option value="{v}"{" selected" if v == values[spec.name] else ""}>{v}</option>'
+                for v in spec.values
+            )
+            fields.append(f'<select name="{spec.name}">{options}</select>')
+        else:
+            fields.append(f'<input name="{spec.name}" value="{values[spec.name]}">')
+    (tmp_path / "index.html").write_text(
+        '<html lang="en"><form class="calc" data-calc="data-parallel-scaling" '
+        f'data-mode="estimate">{"".join(fields)}</form></html>',
+        encoding="utf-8",
+    )
+    (page,) = calculator_pages(tmp_path)
+    form = page.main
+    assert form.inputs["algorithm"] == "tree"
+    assert form.inputs["sharding"] == "none"
+    query, texts = shared_link(form)
+    assert "sharding=none" in query
+    assert "algorithm=tree" in query
+    assert texts == form.expected(dict(parse_qsl(query)))
+    name, steps = recompute_steps(form, 3)
+    assert not isinstance(mode.input(name), Choice)
+    assert len(steps) == 3
 
 
 TIMELINE = {

@@ -17,7 +17,7 @@ from calcsite.formatting import format_bound, format_output, notation
 from calcsite.messages import LANGUAGES as SITE_LANGUAGES
 from calcsite.messages import UI, translate, tree
 
-from calculator import evaluate, get, run
+from calculator import Choice, Input, evaluate, get, run
 from calculator.notation import localise
 from calculator.spec import Mode
 
@@ -35,12 +35,15 @@ NEW_VALUES: dict[tuple[str, str], dict[str, str]] = {
         "throughput": "1234.5",
         "efficiency": "87.5",
     },
-    # Above 100 %: a warning.
-    # Latency-bound: many small buckets on many devices (a warning).
+    # Latency-bound: many small buckets on many devices (a warning), even as a
+    # tree, chosen from its list, across the 128 nodes of 4 devices.
     ("data-parallel-scaling", "estimate"): {
         "devices": "512",
+        "devices_per_node": "4",
         "bus_bandwidth": "25.5",
-        "latency": "20",
+        "algorithm": "tree",
+        "latency": "2",
+        "network_latency": "20",
         "bucket_size": "1",
         "overlap": "50",
     },
@@ -88,12 +91,17 @@ def mode_of(slug: str, mode: str) -> Mode:
 def read(slug: str, mode: str, raw: dict[str, str], language: str) -> dict[str, str]:
     """The field texts in plain notation, as the core reads them on a ``language`` page."""
     spec = mode_of(slug, mode)
-    plain, _ = localise(tuple(item.name for item in spec.inputs), raw, notation(language))
+    # A choice's value is the same word on every page: no notation reads it.
+    numbers = tuple(item.name for item in spec.inputs if isinstance(item, Input))
+    plain, _ = localise(numbers, raw, notation(language))
     return {name: str(value) for name, value in plain.items()}
 
 
 def field_text(plain: str, language: str) -> str:
-    """What a field shows for a value from a link: plain decimals in the language's signs."""
+    """What a field shows for a value from a link: plain decimals in the language's signs.
+
+    Anything else (a choice's value, text that is no plain decimal) shows as it came.
+    """
     try:
         return notation(language).write(plain.strip())
     except ValueError:
@@ -156,10 +164,17 @@ class StaticForm:
     state: str
     locale: str
     inputs: dict[str, str] = field(default_factory=dict)
+    """Every field's value by name, in form order: a list's is its selected option's."""
     outputs: dict[str, str] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     status: str = ""
+
+    @property
+    def choices(self) -> frozenset[str]:
+        """The names of the form's lists: its declaration's choices."""
+        inputs = mode_of(self.slug, self.mode).inputs
+        return frozenset(spec.name for spec in inputs if isinstance(spec, Choice))
 
 
 class _FormParser(HTMLParser):
@@ -169,6 +184,7 @@ class _FormParser(HTMLParser):
         self._target: tuple[str, str | dict[str, str] | list[str], str] | None = None
         self._text: list[str] = []
         self._inside = False
+        self._select: str | None = None
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = {key: value or "" for key, value in attrs}
@@ -188,6 +204,10 @@ class _FormParser(HTMLParser):
         form = self.forms[-1]
         if tag == "input" and "name" in a:
             form.inputs[a["name"]] = a.get("value", "")
+        elif tag == "select" and "name" in a:
+            self._select = a["name"]
+        elif tag == "option" and self._select is not None and "selected" in a:
+            form.inputs[self._select] = a.get("value", "")
         elif tag == "output" and "data-output" in a:
             self._start("outputs", a["data-output"])
         elif "data-error-for" in a:
@@ -208,6 +228,8 @@ class _FormParser(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if tag == "form":
             self._inside = False
+        if tag == "select":
+            self._select = None
         if not self._target or tag not in ("output", "p", "li"):
             return
         kind, key, _ = self._target

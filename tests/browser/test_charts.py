@@ -19,7 +19,7 @@ from calcsite import runs
 from calcsite.formatting import format_output, notation
 from playwright.sync_api import Page
 
-from calculator import evaluate, get, run
+from calculator import Choice, evaluate, get, run
 from tests.support.server import Server
 
 from .conftest import Recorder
@@ -37,6 +37,8 @@ CASES: dict[tuple[str, str], list[dict[str, str]]] = {
     ],
     ("data-parallel-scaling", "estimate"): [
         {"devices": "1024", "latency": "3.4"},
+        # Across 128 nodes, the tree, picked from its list: each point of the curve with it.
+        {"network_latency": "10", "algorithm": "tree"},
     ],
     ("pipeline-bubble", "bubble"): [
         {"stages": "7", "micro_batches": "30"},
@@ -88,8 +90,8 @@ def form_of(slug: str, mode: str) -> str:
 
 def fields(page: Page, slug: str, mode: str) -> dict[str, str]:
     result: dict[str, str] = page.evaluate(
-        """(s) => Object.fromEntries([...document.querySelectorAll(`${s} input[name]`)]
-             .map((el) => [el.name, el.value]))""",
+        """(s) => Object.fromEntries([...document.querySelectorAll(
+               `${s} input[name], ${s} select[name]`)].map((el) => [el.name, el.value]))""",
         form_of(slug, mode),
     )
     return result
@@ -113,10 +115,13 @@ def assert_shows_core_chart(page: Page, slug: str, mode: str, language: str) -> 
 
 
 def type_plain(page: Page, slug: str, mode: str, values: dict[str, str], language: str) -> None:
+    """Type each plain value as the page's language writes it; pick a choice's from its list."""
     for name, value in values.items():
-        page.locator(f'{form_of(slug, mode)} input[name="{name}"]').fill(
-            field_text(value, language)
-        )
+        field = page.locator(f'{form_of(slug, mode)} [name="{name}"]')
+        if isinstance(get(slug).mode(mode).input(name), Choice):
+            field.select_option(value)
+        else:
+            field.fill(field_text(value, language))
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -43,7 +43,15 @@ from .expected import (
     ui,
 )
 from .test_csp import LISTEN, VIOLATIONS
-from .test_live import ALL_LIVE, BOOT_TIMEOUT_MS, SETTLED, link_query, query_of, selector
+from .test_live import (
+    ALL_LIVE,
+    BOOT_TIMEOUT_MS,
+    SETTLED,
+    link_query,
+    query_of,
+    selector,
+    type_values,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -90,7 +98,8 @@ FORM = """(selector) => {
   return {
     state: form.dataset.state,
     busy: form.hasAttribute("aria-busy"),
-    inputs: byName(form.querySelectorAll("input[name]"), (el) => el.name, (el) => el.value),
+    inputs: byName(form.querySelectorAll("input[name], select[name]"),
+                   (el) => el.name, (el) => el.value),
     outputs: byName(form.querySelectorAll("output[data-output]"),
                     (el) => el.dataset.output, (el) => el.textContent),
     warnings: [...form.querySelectorAll("[data-warnings] li")].map((el) => el.textContent.trim()),
@@ -178,8 +187,7 @@ def embed_context(
 def type_case(page: Page, form: StaticForm) -> dict[str, str]:
     """Types the form's other case; returns every field's text."""
     new = NEW_VALUES[(form.slug, form.mode)]
-    for name, value in new.items():
-        page.locator(f'{selector(form)} input[name="{name}"]').fill(value)
+    type_values(page, form, new)
     page.wait_for_function(SETTLED, arg=selector(form))
     return {**form.inputs, **new}
 

@@ -275,8 +275,8 @@ def test_no_page_scrolls_sideways_on_a_phone(
 
 IN_VIEW = """([index, block]) => {
   const form = document.querySelectorAll("form.calc")[index];
-  const inputs = form.querySelectorAll("input[name]");
-  const last = inputs[inputs.length - 1];
+  const fields = form.querySelectorAll("input[name], select[name]");
+  const last = fields[fields.length - 1];
   last.blur();
   window.scrollTo(0, 0);
   if (block === "focus") last.focus();

@@ -12,9 +12,10 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
 from calcsite.engine import HEAD_URLS
-from calcsite.formatting import format_field
+from calcsite.widgets import field_value
 from playwright.sync_api import Page, Route
 
+from calculator import Choice, Input
 from tests.support.server import Server
 
 from .conftest import Recorder
@@ -27,6 +28,7 @@ from .expected import (
     StaticForm,
     expected_errors,
     expected_outputs,
+    expected_reply,
     expected_warnings,
     field_text,
     mode_of,
@@ -55,9 +57,12 @@ SNAPSHOT = """(selector) => {
     state: form.dataset.state,
     stale: form.classList.contains("calc--stale"),
     busy: form.hasAttribute("aria-busy"),
-    inputs: byName(form.querySelectorAll("input[name]"), (el) => el.name, (el) => el.value),
-    invalid: [...form.querySelectorAll('input[aria-invalid="true"]')].map((el) => el.name),
-    readonly: [...form.querySelectorAll("input[name]")].filter((el) => el.readOnly).length,
+    inputs: byName(form.querySelectorAll("input[name], select[name]"),
+                   (el) => el.name, (el) => el.value),
+    invalid: [...form.querySelectorAll('[name][aria-invalid="true"]')].map((el) => el.name),
+    // Fields the reader cannot change: a text field read-only, a list disabled.
+    readonly: [...form.querySelectorAll("input[name], select[name]")]
+      .filter((el) => (el.localName === "select" ? el.disabled : el.readOnly)).length,
     outputs: byName(form.querySelectorAll("output[data-output]"),
                     (el) => el.dataset.output, (el) => el.textContent),
     errors: byName(form.querySelectorAll("[data-error-for]"),
@@ -95,8 +100,13 @@ def settle(page: Page, form: StaticForm) -> dict[str, Any]:
 
 
 def type_values(page: Page, form: StaticForm, values: dict[str, str]) -> None:
+    """Type each value into its field; a choice's is picked from its list instead."""
     for name, value in values.items():
-        page.locator(f'{selector(form)} input[name="{name}"]').fill(value)
+        field = page.locator(f'{selector(form)} [name="{name}"]')
+        if name in form.choices:
+            field.select_option(value)
+        else:
+            field.fill(value)
 
 
 def go_live(page: Page, url: str) -> None:
@@ -139,8 +149,8 @@ def test_prerendered_results_need_no_script(
     for form in forms:
         raw = form.inputs
         assert raw == {
-            name: format_field(value, language)
-            for name, value in mode_of(form.slug, form.mode).defaults().items()
+            spec.name: field_value(spec, spec.default, language)
+            for spec in mode_of(form.slug, form.mode).inputs
         }
         assert form.state == "static"
         assert form.locale == language
@@ -319,7 +329,7 @@ OBSERVE = """() => {
         mode: form.dataset.mode,
         state: form.dataset.state,
         stale: form.classList.contains("calc--stale"),
-        inputs: Object.fromEntries([...form.querySelectorAll("input[name]")]
+        inputs: Object.fromEntries([...form.querySelectorAll("input[name], select[name]")]
           .map((el) => [el.name, el.validity.badInput ? "1e" : el.value])),
         outputs: Object.fromEntries([...form.querySelectorAll("output[data-output]")]
           .map((el) => [el.dataset.output, el.textContent])),
@@ -375,9 +385,9 @@ def started_before_load(page: Page) -> bool:
 
 def refusals(form: StaticForm) -> list[dict[str, str]]:
     """Bad values for this form, derived from its declaration."""
-    spec = mode_of(form.slug, form.mode)
-    first = spec.inputs[0]
-    whole = next(item for item in spec.inputs if item.integer)
+    numbers = [item for item in mode_of(form.slug, form.mode).inputs if isinstance(item, Input)]
+    first = numbers[0]
+    whole = next(item for item in numbers if item.integer)
     maximum = str(int(first.maximum)) if float(first.maximum).is_integer() else str(first.maximum)
     cases = [
         {first.name: maximum + "0"},
@@ -402,6 +412,31 @@ def assert_records_match_inputs(page: Page, forms: list[StaticForm], language: s
         elif record["state"] == "ready" and not record["stale"]:
             expected = expected_outputs(form.slug, form.mode, record["inputs"], language)
             assert record["outputs"] == expected, record
+
+
+def choose_every_option(page: Page, form: StaticForm, raw: dict[str, str], language: str) -> None:
+    """Each other option of each of the form's lists, in turn, then ``raw``'s again.
+
+    Each is computed at once: the core's results, and the link carries the
+    option's value (the same word on every page), or the core's refusal worded
+    on the field it names, in the page's language.
+    """
+    mode = mode_of(form.slug, form.mode)
+    for spec in mode.inputs:
+        if not isinstance(spec, Choice):
+            continue
+        for value in spec.values:
+            if value == raw[spec.name]:
+                continue
+            case = {**raw, spec.name: value}
+            type_values(page, form, {spec.name: value})
+            if expected_reply(form.slug, form.mode, case, language)["ok"]:
+                assert_shows(settle(page, form), form, case, language)
+                wait_for_query(page, link_query(form, case, language))
+            else:
+                assert_refuses(settle(page, form), form, case, language)
+        type_values(page, form, {spec.name: raw[spec.name]})
+        assert_shows(settle(page, form), form, raw, language)
 
 
 @pytest.mark.parametrize(("language", "slug"), EVERY_PAGE)
@@ -437,8 +472,10 @@ def test_live_results_follow_the_inputs(
             type_values(page, form, {name: raw[name] for name in bad})
             assert_shows(settle(page, form), form, raw, language)
 
+        choose_every_option(page, form, raw, language)
+
         # Text a number input rejects ("1e") reaches the core as text, not as nothing.
-        first = next(iter(form.inputs))
+        first = next(name for name in form.inputs if name not in form.choices)
         field = page.locator(f'{selector(form)} input[name="{first}"]')
         field.fill("")
         field.press_sequentially("1e")
@@ -562,6 +599,31 @@ def test_values_from_a_link_are_data(page: Page, server: Server) -> None:
         arg=[selector(form), ui("copy_failed", language)],
     )
     assert query_of(page.url) == form.inputs
+
+
+def test_a_links_value_that_no_option_has_is_worded_on_its_list(page: Page, server: Server) -> None:
+    """The list shows no option, the core words the value, and choosing one puts it right."""
+    language = "it"
+    form = next(
+        form for form in forms_of(server, language, "data-parallel-scaling") if form.choices
+    )
+    name = sorted(form.choices)[0]
+    query = {"mode": form.mode, name: "Ring"}
+    page.goto(f"{server.url(page_path(language, form.slug))}?{urlencode(query)}")
+    page.wait_for_function(
+        "(s) => document.querySelector(s).dataset.state === 'invalid'",
+        arg=selector(form),
+        timeout=BOOT_TIMEOUT_MS,
+    )
+    shown = snapshot(page, form)
+    raw = {**form.inputs, name: "Ring"}
+    assert_refuses(shown, form, raw, language)
+    assert shown["errors"][name] == ui("not_a_choice", language)
+    assert shown["inputs"][name] == "", "no option is shown as chosen"
+    # The link keeps the value as it came, for the reader to see what was wrong.
+    wait_for_query(page, link_query(form, raw, language))
+    type_values(page, form, {name: form.inputs[name]})
+    assert_shows(settle(page, form), form, form.inputs, language)
 
 
 # --------------------------------------------------------------- engine failure

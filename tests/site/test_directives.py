@@ -31,6 +31,16 @@ def page(language: str) -> Page:
         ("effective-batch-size/accumulation accumulation_steps", "en", "128"),
         ("effective-batch-size tokens_per_step sequence_length=", "en", "—"),
         ("effective-batch-size sequence_length sequence_length=", "en", "—"),
+        # A choice is set by its value, the same in every language, and shown by its label.
+        ("data-parallel-scaling/estimate latency_time latency=2 network_latency=10", "en", "29.12"),
+        (
+            "data-parallel-scaling/estimate latency_time latency=2 network_latency=10 "
+            "algorithm=tree",
+            "en",
+            "7.04",
+        ),
+        ("data-parallel-scaling/estimate algorithm algorithm=tree", "fr", "Arbre"),
+        ("data-parallel-scaling/estimate sharding", "it", "Nessuno (DDP)"),
     ],
 )
 def test_value_directive_prints_the_core_result_in_the_page_language(
@@ -69,6 +79,9 @@ def test_reference_table_lists_every_input_with_bounds_and_default() -> None:
     assert "Un nombre supérieur à 0, jusqu’à 100." in html
     # A limit that depends on other inputs is named, not quoted as a number.
     assert "dix fois le débit idéal d·v" in html
+    # A choice: each option's value, as a link writes it, with its label; the default's value.
+    assert "<code>ring</code>\u00a0: Anneau<br><code>tree</code>\u00a0: Arbre</td>" in html
+    assert "<td><code>ring</code></td>" in html
 
 
 def test_notation_table_shows_each_language_reading_of_each_text() -> None:
@@ -93,6 +106,8 @@ def test_notation_table_shows_each_language_reading_of_each_text() -> None:
         "<!-- md:value pipeline-bubble -->",
         "<!-- md:value pipeline-bubble idle_share stages -->",
         "<!-- md:value pipeline-bubble idle_share stages=abc -->",
+        "<!-- md:value data-parallel-scaling/estimate efficiency algorithm=Tree -->",
+        "<!-- md:value data-parallel-scaling/estimate speedup algorithm=tree sharding=zero-3 -->",
     ],
 )
 def test_malformed_directives_raise(directive: str) -> None:

@@ -14,11 +14,18 @@ import pytest
 from babel.numbers import format_decimal
 from calcsite.formatting import format_field, notation, plain, plural_category
 from calcsite.messages import CATALOGS, UI, translate
-from calcsite.widgets import MESSAGE_KEYS, hint, unit_text, widget_context
+from calcsite.widgets import (
+    MESSAGE_KEYS,
+    field_value,
+    hint,
+    option_label,
+    unit_text,
+    widget_context,
+)
 from hypothesis import given
 from hypothesis import strategies as st
 
-from calculator import CALCULATORS, Calculator, Mode
+from calculator import CALCULATORS, Calculator, Choice, Input, Mode
 from calculator.errors import ERRORS, NOTES, WARNINGS
 from calculator.spec import UNITS
 
@@ -29,6 +36,13 @@ EVERY_MODE = [
     pytest.param(calculator, mode, id=f"{calculator.slug}-{mode.name}")
     for calculator in CALCULATORS.values()
     for mode in calculator.modes
+]
+EVERY_CHOICE = [
+    pytest.param(calculator, mode, spec, id=f"{calculator.slug}-{mode.name}-{spec.name}")
+    for calculator in CALCULATORS.values()
+    for mode in calculator.modes
+    for spec in mode.inputs
+    if isinstance(spec, Choice)
 ]
 
 
@@ -95,7 +109,7 @@ def test_the_form_holds_text_fields_with_the_languages_symbols(
     assert json.loads(widget.notation) == json.loads(notation(language).as_json())
     for _, fields in widget.groups:
         for field in fields:
-            assert field.value == format_field(field.spec.default, language)
+            assert field.value == field_value(field.spec, field.spec.default, language)
             assert field.hint == hint(field.spec, language)
             assert "≤" not in field.hint
             assert ">" not in field.hint
@@ -115,6 +129,7 @@ def test_hints_say_in_words_what_a_field_accepts(language: str, texts: tuple[str
     assert hint(predict.input("devices"), language) == texts[0]
     assert hint(predict.input("efficiency"), language).startswith(texts[1])
     measured = calculator.mode("measure").input("measured")
+    assert isinstance(measured, Input)
     assert translate(language, measured.limit) in hint(measured, language)
     sequence = CALCULATORS["effective-batch-size"].default_mode.input("sequence_length")
     assert hint(sequence, language).startswith(translate(language, UI["hint.optional"])[:5])
@@ -159,7 +174,9 @@ def test_built_forms_are_text_fields_with_notes_and_a_visible_copy_button(
     assert forms
     fields = document.find_all("input", class_="calc__input")
     assert len(fields) == sum(
-        len(mode.inputs) for mode in CALCULATORS["effective-batch-size"].modes
+        isinstance(spec, Input)
+        for mode in CALCULATORS["effective-batch-size"].modes
+        for spec in mode.inputs
     )
     for field in fields:
         assert field.attrs["type"] == "text"
@@ -173,3 +190,43 @@ def test_built_forms_are_text_fields_with_notes_and_a_visible_copy_button(
     buttons = document.find_all("button", data_action="copy-link")
     assert len(buttons) == len(forms)
     assert all("hidden" not in button.attrs for button in buttons)
+
+
+@pytest.mark.parametrize(("calculator", "mode", "spec"), EVERY_CHOICE)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_built_choice_is_a_list_of_its_options_in_the_pages_language(
+    site: Path, language: str, calculator: Calculator, mode: Mode, spec: Choice
+) -> None:
+    """Option values are the same words on every page; their labels are the page's language.
+
+    The default is selected; like a text field, the list has a label, its hint
+    (the choice's help) and its error line; unlike one, no unit and no note.
+    """
+    prefix = "" if language == "en" else f"{language}/"
+    html = (site / prefix / calculator.slug / "index.html").read_text(encoding="utf-8")
+    form = _part(html, f'<form class="calc" id="calc-{calculator.slug}-{mode.name}"', "</form>")
+    document = Document(form)
+    select = document.find("select", name=spec.name)
+    assert select.attrs["class"] == "calc__select"
+    options = Document(_part(form, f'name="{spec.name}"', "</select>")).find_all("option")
+    assert [option.attrs["value"] for option in options] == list(spec.values)
+    assert [option.text for option in options] == [
+        option_label(option, language) for option in spec.options
+    ]
+    assert [option.attrs["value"] for option in options if "selected" in option.attrs] == [
+        spec.default
+    ]
+    ident = select.attrs["id"]
+    assert document.find("label", for_=ident).text == translate(language, spec.label)
+    described = select.attrs["aria-describedby"].split()
+    assert described == [f"{ident}-hint", f"{ident}-error"]
+    assert document.find("p", id=f"{ident}-hint").text == hint(spec, language)
+    assert document.find("p", id=f"{ident}-error").attrs["data-error-for"] == spec.name
+    assert document.find_all(data_note_for=spec.name) == []
+    assert document.find_all(data_input_unit=spec.name) == []
+
+
+def _part(html: str, start: str, end: str) -> str:
+    """The part of ``html`` from ``start`` up to the first ``end`` after it, both included."""
+    first = html.index(start)
+    return html[first : html.index(end, first) + len(end)]

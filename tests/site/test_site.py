@@ -283,7 +283,9 @@ def test_only_pages_with_a_form_load_the_engine_from_the_head(
     # An async module in the head: it runs as soon as it arrives, before the theme's bundle.
     assert scripts == everywhere
     assert [(s.attrs.get("type"), "async" in s.attrs) for s in scripts] == [("module", True)]
-    names = {i.attrs["name"] for i in document.find_all("input", class_="calc__input")}
+    fields = [*document.find_all("input", class_="calc__input")]
+    fields += document.find_all("select", class_="calc__select")
+    names = {field.attrs["name"] for field in fields}
     assert [meta.attrs["content"].split() for meta in inputs] == [sorted(names)]
 
 

@@ -4,7 +4,7 @@
 // build renders (in the head: meta[name=calc:inputs|calc:worker|calc:pyodide|
 // calc:wheel|calc:stdlib|calc:lock]; in the body: form.calc[data-calc][data-mode][data-default-mode]
 // [data-state][data-locale][data-messages][data-notation][data-units],
-// input[name], output[data-output][data-style], [data-error-for],
+// input[name], select[name], output[data-output][data-style], [data-error-for],
 // [data-note-for], [data-input-unit], [data-output-unit], [data-status],
 // ul[data-warnings], button[data-action=copy-link]) and the JSON replies of
 // the core, which runs in one module worker per page (calculator-worker.mjs).
@@ -12,10 +12,12 @@
 // is parsed. Until the engine is ready the pre-rendered example stays; if it
 // cannot start, the example is restored and labelled as such.
 //
-// Fields are text, read by the core in the page language's notation (CLDR's
-// symbols, from the build): the browser never decides what a number means.
-// Links carry plain notation (96.59, 2000), so a link made on one language's
-// page opens the same case on another's.
+// Number fields are text, read by the core in the page language's notation
+// (CLDR's symbols, from the build): the browser never decides what a number
+// means. Links carry plain notation (96.59, 2000), so a link made on one
+// language's page opens the same case on another's. A choice is a select whose
+// options' values are the same words in every language (algorithm=tree): no
+// notation ever touches them.
 //
 // A form may have a chart after it ([data-chart-for] naming the form's id,
 // with the chart's words in [data-labels], its drawing in [data-chart-body]
@@ -41,6 +43,19 @@ const DASH = "—";
 const PLAIN_DECIMAL = /^(-?)([0-9]+)(?:\.([0-9]+))?$/;
 
 // ---------------------------------------------------------------- one form
+
+// A choice's list, as opposed to a text field.
+function isChoice(field) {
+  return field?.localName === "select";
+}
+
+// Whether a field holds the example, as the build wrote it.
+function isDefault(field) {
+  if (isChoice(field)) {
+    return [...field.options].every((option) => option.selected === option.defaultSelected);
+  }
+  return field.value === field.defaultValue;
+}
 
 function parseObject(text) {
   try {
@@ -208,8 +223,12 @@ class Calc {
     this.notationText = form.dataset.notation || null;
     const units = parseObject(form.dataset.units);
     this.unitForms = { inputs: units.inputs ?? {}, outputs: units.outputs ?? {} };
-    this.inputs = [...form.querySelectorAll("input[name]")];
-    this.byName = new Map(this.inputs.map((input) => [input.name, input]));
+    // Every field in form order: text fields and choices' lists.
+    this.fields = [...form.querySelectorAll("input[name], select[name]")];
+    this.byName = new Map(this.fields.map((field) => [field.name, field]));
+    // A link's value for a list that none of its options has, by name: sent as
+    // it came, so that the core words what is wrong with it, until the reader chooses.
+    this.unlisted = new Map();
     this.outputs = [...form.querySelectorAll("output[data-output]")];
     // How the worker formats each result (number, percent, multiplier).
     this.styles = Object.fromEntries(
@@ -253,7 +272,14 @@ class Calc {
     this.slowTimer = 0;
     this.quietTimer = 0;
     form.addEventListener("submit", (event) => event.preventDefault());
-    form.addEventListener("input", (event) => this.onInput(event));
+    // Text is computed as it is typed; a list once a choice is made ("change").
+    // Browsers fire "input" for a list as well: skipped, one choice, one request.
+    form.addEventListener("input", (event) => {
+      if (!isChoice(event.target)) this.onInput(event);
+    });
+    form.addEventListener("change", (event) => {
+      if (isChoice(event.target)) this.onInput(event);
+    });
     form.addEventListener("focusin", () => engine.start());
     if (this.copy) this.copy.addEventListener("click", () => this.copyLink());
     this.embed = form.querySelector('button[data-action="copy-embed"][data-embed]');
@@ -288,16 +314,30 @@ class Calc {
   // parameter a wiki or a mailer adds, say) are none of its business.
   // A link carries plain notation; the field shows it as the page's language
   // writes it (1.5 is 1,5 on a French page). Other text is shown as it came,
-  // and the core words what is wrong with it.
+  // and the core words what is wrong with it. A choice's value is a word, the
+  // same on every page: it selects its option, never through the notation.
   fill(params) {
     for (const [key, value] of params) {
-      const input = this.byName.get(key);
-      if (input) input.value = writeLocal(value.trim(), this.notation);
+      const field = this.byName.get(key);
+      if (isChoice(field)) this.choose(field, value.trim());
+      else if (field) field.value = writeLocal(value.trim(), this.notation);
     }
   }
 
+  // A value no option has leaves the list on no option, and is kept to send.
+  choose(select, value) {
+    select.value = value;
+    if (select.value === value) this.unlisted.delete(select.name);
+    else this.unlisted.set(select.name, value);
+  }
+
+  // What a field holds, as sent to the core.
+  text(field) {
+    return this.unlisted.get(field.name) ?? field.value;
+  }
+
   texts() {
-    return Object.fromEntries(this.inputs.map((input) => [input.name, input.value]));
+    return Object.fromEntries(this.fields.map((field) => [field.name, this.text(field)]));
   }
 
   request() {
@@ -309,10 +349,11 @@ class Calc {
   link() {
     const params = new URLSearchParams();
     if (this.mode !== this.defaultMode) params.set("mode", this.mode);
-    for (const input of this.inputs) {
-      const read = this.plain && this.plain.texts[input.name] === input.value;
-      const value = read ? this.plain.values[input.name] : null;
-      params.set(input.name, typeof value === "string" ? value : input.value.trim());
+    for (const field of this.fields) {
+      const text = this.text(field);
+      const read = this.plain && this.plain.texts[field.name] === text;
+      const value = read ? this.plain.values[field.name] : null;
+      params.set(field.name, typeof value === "string" ? value : text.trim());
     }
     const url = new URL(location.href);
     url.search = params.toString();
@@ -320,12 +361,13 @@ class Calc {
   }
 
   isExample() {
-    return this.inputs.every((input) => input.value === input.defaultValue);
+    return this.fields.every(isDefault);
   }
 
   onInput(event) {
-    const input = event.target;
-    if (!input?.name || !this.byName.has(input.name)) return;
+    const field = event.target;
+    if (!field?.name || this.byName.get(field.name) !== field) return;
+    this.unlisted.delete(field.name); // the reader chose
     if (engine.state === "failed") return;
     showAddress(this);
     if (engine.state === "ready") {
@@ -397,7 +439,7 @@ class Calc {
 
   clearErrors() {
     for (const element of this.errors.values()) setText(element, "");
-    for (const input of this.inputs) input.removeAttribute("aria-invalid");
+    for (const field of this.fields) field.removeAttribute("aria-invalid");
   }
 
   // A field whose text read two ways: say which reading was taken, and how to
@@ -472,11 +514,11 @@ class Calc {
         general.push(text);
       }
     }
-    for (const input of this.inputs) {
-      const text = byField.get(input.name);
-      setText(this.errors.get(input.name), text ?? "");
-      if (text === undefined) input.removeAttribute("aria-invalid");
-      else input.setAttribute("aria-invalid", "true");
+    for (const field of this.fields) {
+      const text = byField.get(field.name);
+      setText(this.errors.get(field.name), text ?? "");
+      if (text === undefined) field.removeAttribute("aria-invalid");
+      else field.setAttribute("aria-invalid", "true");
     }
     // No stale numbers: the results say nothing until the inputs are fixed.
     this.setOutputs(this.outputs.map(() => DASH));
@@ -520,9 +562,17 @@ class Calc {
     this.latest = 0;
     clearTimeout(this.slowTimer);
     this.plain = null;
-    for (const input of this.inputs) {
-      input.value = input.defaultValue;
-      input.readOnly = true; // the example stays true to what is shown
+    this.unlisted.clear();
+    // The example stays true to what is shown: text fields read-only, lists
+    // disabled (a list cannot be read-only).
+    for (const field of this.fields) {
+      if (isChoice(field)) {
+        for (const option of field.options) option.selected = option.defaultSelected;
+        field.disabled = true;
+      } else {
+        field.value = field.defaultValue;
+        field.readOnly = true;
+      }
     }
     this.clearErrors();
     this.showNotes([]);

@@ -37,7 +37,9 @@
     const forms = [...document.querySelectorAll("form.calc[data-calc]")];
     const params = new URLSearchParams(location.search);
     const names = new Set(
-      forms.flatMap((form) => [...form.querySelectorAll("input[name]")].map((input) => input.name)),
+      forms.flatMap((form) =>
+        [...form.querySelectorAll("input[name], select[name]")].map((field) => field.name),
+      ),
     );
     let shown = forms.find((form) => form.dataset.mode === params.get("mode"));
     if (!shown && [...params.keys()].some((key) => names.has(key))) {

@@ -5,7 +5,8 @@ Directives are HTML comments, so an unrendered one stays invisible:
 - ``<!-- md:calculator SLUG[/MODE] -->`` on its own line: the calculator's form
   with its pre-computed example;
 - ``<!-- md:value SLUG[/MODE] NAME [input=value ...] -->`` in a sentence: one
-  input or result of the core, formatted for the page's language;
+  input or result of the core, formatted for the page's language (a choice,
+  ``algorithm=tree``, is given by its value and shown by its option's label);
 - ``<!-- md:reference SLUG -->`` on its own line: the table of a calculator's
   inputs and outputs;
 - ``<!-- md:notation TEXT ... -->`` on its own line: how each language's page
@@ -29,13 +30,19 @@ from dataclasses import dataclass
 
 from jinja2 import Environment
 
-from calculator import CALCULATORS, Calculator, CalculatorError, Mode, get, run
+from calculator import CALCULATORS, Calculator, CalculatorError, Choice, Mode, get, run
 from calculator.values import parse_inputs
 
 from .formatting import format_bound, format_output
 from .mathml import render_math
 from .runs import RunsError, runs_context
-from .widgets import chart_context, notation_context, reference_context, widget_context
+from .widgets import (
+    chart_context,
+    notation_context,
+    option_label,
+    reference_context,
+    widget_context,
+)
 
 __all__ = ["DirectiveError", "Page", "expand", "form_inputs"]
 
@@ -203,5 +210,10 @@ def _value(args: list[str], page: Page) -> str:
             return format_output(output, result.values[name], page.language)
     if name in values:
         given = values[name]
+        if isinstance(given, str):
+            # A choice, named as its list names it (algorithm=tree: "Tree", "Arbre").
+            spec = mode.input(name)
+            assert isinstance(spec, Choice)
+            return option_label(spec.option(given), page.language)
         return "—" if given is None else format_bound(given, page.language)
     raise DirectiveError(f"md:value {args[0]}: no input or output named {name!r}")

@@ -20,6 +20,11 @@ UI: dict[str, str] = {
     "not_above_minimum": "Enter a number greater than {bound}.",
     "above_maximum": "Enter {bound} or less.",
     "not_divisible": "Must be a multiple of {bound}.",
+    "not_a_choice": "Choose one of the listed values.",
+    "tree_allreduce_only": (
+        "NCCL runs a tree for all-reduce only: with sharding, the reduce-scatter and all-gather "
+        "run as rings. Choose the ring."
+    ),
     "unknown_field": "Not an input of this calculator.",
     "unknown_mode": "This calculator has no such mode.",
     "unknown_calculator": "No such calculator.",
@@ -36,8 +41,9 @@ UI: dict[str, str] = {
         "check the single-device measurement first."
     ),
     "latency_bound": (
-        "Latency outweighs bandwidth in this all-reduce: every call pays 2(d−1) ring steps. "
-        "Fewer, larger calls (a larger bucket size) would shorten it."
+        "Latency outweighs bandwidth: every call pays its steps' latency. Fewer, larger calls "
+        "(a larger bucket size) shorten it; without sharding, NCCL would run such all-reduces "
+        "across many nodes as a tree: compare with the tree algorithm."
     ),
     # States of the widget (form[data-state]).
     "static": "Example: results for the values shown.",
@@ -70,6 +76,8 @@ UI: dict[str, str] = {
     "reference.unit": "Unit",
     "reference.accepted": "Accepted values",
     "reference.default": "Default",
+    # A choice's option in the reference: {value} as links and scripts write it, then its label.
+    "reference.option": "{value}: {label}",
     "reference.default_mode": "{mode} (default): {label}",
     "reference.other_mode": "{mode}: {label}",
     "reference.mode": "Mode",
@@ -93,6 +101,11 @@ _FR: dict[str, str] = {
     "Enter a number greater than {bound}.": "Saisissez un nombre supérieur à {bound}.",
     "Enter {bound} or less.": "Saisissez au plus {bound}.",
     "Must be a multiple of {bound}.": "Doit être un multiple de {bound}.",
+    UI["not_a_choice"]: "Choisissez l’une des valeurs de la liste.",
+    UI["tree_allreduce_only"]: (
+        "NCCL n’exécute en arbre que la réduction globale\u00a0: avec partitionnement, le "
+        "reduce-scatter et l’all-gather s’exécutent en anneau. Choisissez l’anneau."
+    ),
     "Not an input of this calculator.": "Ce champ n’appartient pas à ce calculateur.",
     UI["unknown_mode"]: "Ce calculateur n’a pas ce mode.",
     UI["unknown_calculator"]: "Ce calculateur n’existe pas.",
@@ -127,6 +140,7 @@ _FR: dict[str, str] = {
     "Unit": "Unité",
     "Accepted values": "Valeurs acceptées",
     "Default": "Par défaut",
+    UI["reference.option"]: "{value}\u00a0: {label}",
     "{mode} (default): {label}": "{mode} (par défaut) : {label}",
     "{mode}: {label}": "{mode} : {label}",
     "Mode": "Mode",
@@ -197,27 +211,53 @@ _FR: dict[str, str] = {
     "Pipeline efficiency": "Efficacité du pipeline",
     # The all-reduce estimate of data-parallel scaling.
     UI["latency_bound"]: (
-        "Dans cette réduction globale, la latence pèse plus que le débit\u00a0: chaque appel "
-        "paie 2(d−1) étapes de l’anneau. Des appels moins nombreux et plus gros (des "
-        "paquets plus grands) la raccourciraient."
+        "La latence pèse plus que le débit\u00a0: chaque appel paie la latence de chacune de "
+        "ses étapes. Des appels moins nombreux et plus gros (des buckets plus grands) la "
+        "raccourcissent\u202f; sans partitionnement, NCCL exécuterait de telles réductions "
+        "globales en arbre sur de nombreux nœuds\u00a0: comparez avec l’algorithme en arbre."
     ),
-    "Estimated from a ring all-reduce": "Estimation par une réduction globale en anneau",
+    "Estimated from the gradients' collectives": (
+        "Estimation par les opérations collectives sur les gradients"
+    ),
     "Gradients": "Gradients",
     "Interconnect": "Interconnexion",
     "Compute": "Calcul",
     "Gradient values (parameters)": "Valeurs de gradient (paramètres)",
     "Bytes per gradient value": "Octets par valeur de gradient",
+    "Sharding": "Partitionnement",
+    "None (DDP)": "Aucun (DDP)",
+    "ZeRO-1 or ZeRO-2": "ZeRO-1 ou ZeRO-2",
+    "ZeRO-3 or full FSDP": "ZeRO-3 ou FSDP complet",
+    (
+        "What each device shards: ZeRO-1 and -2 move the bytes of an all-reduce, "
+        "ZeRO-3 1.5 times as many."
+    ): (
+        "Ce que chaque accélérateur partitionne\u00a0: ZeRO-1 et ZeRO-2 font transiter autant "
+        "d’octets qu’une réduction globale, ZeRO-3 une fois et demie plus."
+    ),
+    "Devices per node": "Accélérateurs par nœud",
     "Bus bandwidth": "Bande passante de bus",
-    "Latency per ring step": "Latence par étape de l’anneau",
-    "Bucket size": "Taille des paquets",
+    "All-reduce algorithm": "Algorithme de réduction globale",
+    "Ring": "Anneau",
+    "Tree": "Arbre",
+    (
+        "How NCCL runs the all-reduce: a ring, whose latency grows with d, "
+        "or a tree, whose latency grows with log2 of the nodes."
+    ): (
+        "Comment NCCL exécute la réduction globale\u00a0: en anneau, dont la latence croît "
+        "avec d, ou en arbre, dont la latence croît avec le log2 du nombre de nœuds."
+    ),
+    "Latency per step inside a node": "Latence par étape dans un nœud",
+    "Latency per step across nodes": "Latence par étape entre nœuds",
+    "Bucket size": "Taille des buckets",
     "Compute time per step": "Temps de calcul par pas",
     "Overlap with compute": "Recouvrement par le calcul",
-    "All-reduce calls per step": "Appels de réduction globale par pas",
+    "Buckets per step": "Buckets par pas",
     "Bandwidth time": "Temps dû au débit",
     "Latency time": "Temps dû à la latence",
-    "All-reduce time": "Durée de la réduction globale",
+    "Communication time": "Durée de communication",
     "Exposed communication": "Communication non masquée",
-    "Estimated efficiency (upper bound)": "Efficacité estimée (borne supérieure)",
+    "Estimated efficiency": "Efficacité estimée",
     "bytes": "octets",
     "byte": "octet",
     "GB/s": "Go/s",
@@ -392,6 +432,11 @@ _IT: dict[str, str] = {
     "Enter a number greater than {bound}.": "Inserisci un numero maggiore di {bound}.",
     "Enter {bound} or less.": "Inserisci al massimo {bound}.",
     "Must be a multiple of {bound}.": "Deve essere un multiplo di {bound}.",
+    UI["not_a_choice"]: "Scegliere uno dei valori dell’elenco.",
+    UI["tree_allreduce_only"]: (
+        "NCCL esegue ad albero solo l’all-reduce: con il partizionamento, reduce-scatter e "
+        "all-gather vengono eseguiti ad anello. Scegliere l’anello."
+    ),
     "Not an input of this calculator.": "Questo campo non appartiene al calcolatore.",
     UI["unknown_mode"]: "Questo calcolatore non ha questa modalità.",
     UI["unknown_calculator"]: "Questo calcolatore non esiste.",
@@ -428,6 +473,7 @@ _IT: dict[str, str] = {
     "Unit": "Unità",
     "Accepted values": "Valori ammessi",
     "Default": "Predefinito",
+    UI["reference.option"]: "{value}: {label}",
     "{mode} (default): {label}": "{mode} (predefinita): {label}",
     "{mode}: {label}": "{mode}: {label}",
     "Mode": "Modalità",
@@ -496,27 +542,51 @@ _IT: dict[str, str] = {
     "Pipeline efficiency": "Efficienza della pipeline",
     # The all-reduce estimate of data-parallel scaling.
     UI["latency_bound"]: (
-        "In questo all-reduce la latenza pesa più della banda: ogni chiamata paga 2(d−1) "
-        "passi dell’anello. Chiamate più grandi e meno numerose (bucket più grandi) lo "
-        "accorcerebbero."
+        "La latenza pesa più della banda: ogni chiamata paga la latenza di ciascuno dei suoi "
+        "passi. Chiamate più grandi e meno numerose (bucket più grandi) la accorciano; senza "
+        "partizionamento, su molti nodi NCCL eseguirebbe questi all-reduce ad albero: da "
+        "confrontare con l’algoritmo ad albero."
     ),
-    "Estimated from a ring all-reduce": "Stima da un all-reduce ad anello",
+    "Estimated from the gradients' collectives": "Stima dalle operazioni collettive sui gradienti",
     "Gradients": "Gradienti",
     "Interconnect": "Interconnessione",
     "Compute": "Calcolo",
     "Gradient values (parameters)": "Valori del gradiente (parametri)",
     "Bytes per gradient value": "Byte per valore del gradiente",
+    "Sharding": "Partizionamento",
+    "None (DDP)": "Nessuno (DDP)",
+    "ZeRO-1 or ZeRO-2": "ZeRO-1 o ZeRO-2",
+    "ZeRO-3 or full FSDP": "ZeRO-3 o FSDP completo",
+    (
+        "What each device shards: ZeRO-1 and -2 move the bytes of an all-reduce, "
+        "ZeRO-3 1.5 times as many."
+    ): (
+        "Che cosa partiziona ogni dispositivo: ZeRO-1 e ZeRO-2 spostano tanti byte quanti un "
+        "all-reduce, ZeRO-3 una volta e mezza tanti."
+    ),
+    "Devices per node": "Dispositivi per nodo",
     "Bus bandwidth": "Banda di bus",
-    "Latency per ring step": "Latenza per passo dell’anello",
+    "All-reduce algorithm": "Algoritmo di all-reduce",
+    "Ring": "Anello",
+    "Tree": "Albero",
+    (
+        "How NCCL runs the all-reduce: a ring, whose latency grows with d, "
+        "or a tree, whose latency grows with log2 of the nodes."
+    ): (
+        "Come NCCL esegue l’all-reduce: ad anello, con una latenza che cresce con d, o ad "
+        "albero, con una latenza che cresce con il log2 del numero di nodi."
+    ),
+    "Latency per step inside a node": "Latenza per passo all’interno di un nodo",
+    "Latency per step across nodes": "Latenza per passo tra nodi",
     "Bucket size": "Dimensione dei bucket",
     "Compute time per step": "Tempo di calcolo per passo",
     "Overlap with compute": "Sovrapposizione con il calcolo",
-    "All-reduce calls per step": "Chiamate all-reduce per passo",
+    "Buckets per step": "Bucket per passo",
     "Bandwidth time": "Tempo dovuto alla banda",
     "Latency time": "Tempo dovuto alla latenza",
-    "All-reduce time": "Durata dell’all-reduce",
+    "Communication time": "Tempo di comunicazione",
     "Exposed communication": "Comunicazione non nascosta",
-    "Estimated efficiency (upper bound)": "Efficienza stimata (limite superiore)",
+    "Estimated efficiency": "Efficienza stimata",
     "bytes": "byte",
     "byte": "byte",
     "GB/s": "GB/s",

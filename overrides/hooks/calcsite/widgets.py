@@ -16,10 +16,10 @@ from typing import Any
 from babel import Locale
 from babel.numbers import format_percent
 
-from calculator import Calculator, Input, Mode, Output, display_decimal, run
+from calculator import Calculator, Choice, Input, Mode, Output, display_decimal, run
 from calculator.charts import CHARTS, WORDS, Labels, render
 from calculator.errors import ERRORS, NOTES, WARNINGS
-from calculator.spec import SIGNS, UNITS, Value
+from calculator.spec import SIGNS, UNITS, Option, Value
 from calculator.values import parse_inputs
 
 from .formatting import (
@@ -37,24 +37,31 @@ __all__ = [
     "Widget",
     "chart_context",
     "chart_labels",
+    "field_value",
     "hint",
     "notation_context",
+    "option_label",
     "reference_context",
     "unit_text",
     "widget_context",
 ]
 
+Example = Mapping[str, Value | str | None]
+"""A form's example: a number, a choice's value or nothing, by input name."""
+
 
 @dataclass(frozen=True)
 class Field:
-    """One input as the form shows it."""
+    """One input as the form shows it: a text field, or a list for a :class:`Choice`."""
 
-    spec: Input
+    spec: Input | Choice
     id: str
     label: str
     unit: str
     value: str
     hint: str
+    options: tuple[tuple[str, str], ...] = ()
+    """A choice's options, (value, label in the page's language), in display order."""
 
 
 @dataclass(frozen=True)
@@ -90,16 +97,19 @@ class Widget:
     noscript: str
 
 
-def hint(spec: Input, language: str) -> str:
+def hint(spec: Input | Choice, language: str) -> str:
     """What a field accepts, in words (``A whole number from 1 to 10,000,000.``).
 
     An upper limit that depends on other inputs is named instead of the
-    declared maximum, which only keeps results finite.
+    declared maximum, which only keeps results finite. A choice's options are
+    in its list for all to see: its hint says what they mean instead (its help).
     """
 
     def t(key: str) -> str:
         return translate(language, UI[key])
 
+    if isinstance(spec, Choice):
+        return translate(language, spec.help)
     if spec.minimum is None:
         kind = "hint.up_to"
     elif spec.integer:
@@ -118,6 +128,26 @@ def hint(spec: Input, language: str) -> str:
     return text
 
 
+def option_label(option: Option, language: str) -> str:
+    """An option's label in ``language``; its value stays the same word in every language."""
+    return translate(language, option.label)
+
+
+def field_value(spec: Input | Choice, value: Value | str | None, language: str) -> str:
+    """What a field holds for ``value``: a number as ``language`` writes it, a choice's value.
+
+    Raises:
+        TypeError: For a value of the other kind than the field's.
+    """
+    if isinstance(spec, Choice):
+        if not isinstance(value, str):
+            raise TypeError(f"{spec.name} is a choice: {value!r} is not one of its values")
+        return value
+    if isinstance(value, str):
+        raise TypeError(f"{spec.name} is a number, not the choice {value!r}")
+    return format_field(value, language)
+
+
 def unit_text(unit: str, shown: str | None, language: str) -> str:
     """``unit`` in ``language`` for a number shown as the plain decimal ``shown``.
 
@@ -129,10 +159,14 @@ def unit_text(unit: str, shown: str | None, language: str) -> str:
     return translate(language, UNITS[unit] if one else unit)
 
 
-def _unit_forms(specs: tuple[Input, ...] | tuple[Output, ...], language: str) -> dict[str, Any]:
+def _unit_forms(
+    specs: tuple[Input | Choice, ...] | tuple[Output, ...], language: str
+) -> dict[str, Any]:
     """Singular and plural of each unit that has two forms in ``language``, by field name."""
     forms = {}
     for spec in specs:
+        if isinstance(spec, Choice):
+            continue  # a choice has no unit
         if spec.unit and translate(language, UNITS[spec.unit]) != translate(language, spec.unit):
             forms[spec.name] = {
                 "one": translate(language, UNITS[spec.unit]),
@@ -168,7 +202,7 @@ def widget_context(
     calculator: Calculator,
     mode: Mode,
     language: str,
-    values: Mapping[str, Value | None] | None = None,
+    values: Example | None = None,
 ) -> Widget:
     """Compute the example with the core and describe the form for ``language``.
 
@@ -185,14 +219,7 @@ def widget_context(
         (
             translate(language, legend),
             tuple(
-                Field(
-                    spec=spec,
-                    id=f"{widget_id}-{spec.name}",
-                    label=translate(language, spec.label),
-                    unit=unit_text(spec.unit, _shown(example[spec.name]), language),
-                    value=format_field(example[spec.name], language),
-                    hint=hint(spec, language),
-                )
+                _field(spec, f"{widget_id}-{spec.name}", example[spec.name], language)
                 for spec in specs
             ),
         )
@@ -239,8 +266,15 @@ def widget_context(
     )
 
 
-def _shown(value: Value | None) -> str | None:
-    return None if value is None else plain(value)
+def _field(spec: Input | Choice, ident: str, value: Value | str | None, language: str) -> Field:
+    """One field of the form, holding ``value``."""
+    label, shown = translate(language, spec.label), field_value(spec, value, language)
+    if isinstance(spec, Choice):
+        options = tuple((option.value, option_label(option, language)) for option in spec.options)
+        return Field(spec, ident, label, "", shown, hint(spec, language), options)
+    number = None if value is None or isinstance(value, str) else plain(value)
+    unit = unit_text(spec.unit, number, language)
+    return Field(spec, ident, label, unit, shown, hint(spec, language))
 
 
 def reference_context(calculator: Calculator, language: str) -> dict[str, Any]:
@@ -262,18 +296,7 @@ def reference_context(calculator: Calculator, language: str) -> dict[str, Any]:
                     if mode is calculator.default_mode
                     else "reference.other_mode"
                 ),
-                "inputs": [
-                    {
-                        "spec": spec,
-                        "label": translate(language, spec.label),
-                        "unit": translate(language, spec.unit),
-                        "accepted": hint(spec, language),
-                        "default": "—"
-                        if spec.default is None
-                        else format_bound(spec.default, language),
-                    }
-                    for spec in mode.inputs
-                ],
+                "inputs": [_reference_input(spec, language) for spec in mode.inputs],
                 "outputs": [
                     {
                         "spec": output,
@@ -285,6 +308,29 @@ def reference_context(calculator: Calculator, language: str) -> dict[str, Any]:
             }
             for mode in calculator.modes
         ],
+    }
+
+
+def _reference_input(spec: Input | Choice, language: str) -> dict[str, Any]:
+    """One input's row of the reference; a choice lists its options' values, as links write them."""
+    if isinstance(spec, Choice):
+        return {
+            "spec": spec,
+            "label": translate(language, spec.label),
+            "unit": "",
+            "options": [
+                {"value": option.value, "label": option_label(option, language)}
+                for option in spec.options
+            ],
+            "default": spec.default,
+        }
+    return {
+        "spec": spec,
+        "label": translate(language, spec.label),
+        "unit": translate(language, spec.unit),
+        "accepted": hint(spec, language),
+        "options": [],
+        "default": "—" if spec.default is None else format_bound(spec.default, language),
     }
 
 
@@ -364,7 +410,7 @@ def chart_context(
     calculator: Calculator,
     mode: Mode,
     language: str,
-    values: Mapping[str, Value | None] | None = None,
+    values: Example | None = None,
 ) -> dict[str, Any] | None:
     """The chart of a form, drawn by the core for the form's example; ``None`` if it has none.
 
