@@ -25,6 +25,9 @@ UI: dict[str, str] = {
         "NCCL runs a tree for all-reduce only: with sharding, the reduce-scatter and all-gather "
         "run as rings. Choose the ring."
     ),
+    "too_many_layouts": (
+        "More than {bound} layouts to search: check one layout instead, with the check mode."
+    ),
     "unknown_field": "Not an input of this calculator.",
     "unknown_mode": "This calculator has no such mode.",
     "unknown_calculator": "No such calculator.",
@@ -44,6 +47,19 @@ UI: dict[str, str] = {
         "Latency outweighs bandwidth: every call pays its steps' latency. Fewer, larger calls "
         "(a larger bucket size) shorten it; without sharding, NCCL would run such all-reduces "
         "across many nodes as a tree: compare with the tree algorithm."
+    ),
+    "tensor_across_nodes": (
+        "The tensor-parallel degree is larger than a node: every layer's collectives cross "
+        "the network."
+    ),
+    "out_of_memory": "Does not fit: the most loaded device needs more memory than it has.",
+    "no_layout": (
+        "No layout splits these devices and this global batch: the batch must be a multiple "
+        "of the data-parallel replicas, with t within a node dividing the heads and p the layers."
+    ),
+    "nothing_fits": (
+        "No layout fits in a device's memory, even with ZeRO-3 and full recomputation: more "
+        "devices, or more memory per device."
     ),
     # States of the widget (form[data-state]).
     "static": "Example: results for the values shown.",
@@ -260,6 +276,31 @@ _FR: dict[str, str] = {
     "Estimated efficiency": "Efficacité estimée",
     "bytes": "octets",
     "byte": "octet",
+    UI["too_many_layouts"]: (
+        "Plus de {bound} découpages à explorer : vérifiez plutôt un seul découpage, avec le "
+        "mode de vérification."
+    ),
+    UI["tensor_across_nodes"]: (
+        "Le degré de parallélisme tensoriel dépasse un nœud : les collectives de chaque "
+        "couche traversent le réseau."
+    ),
+    UI["out_of_memory"]: (
+        "Ne tient pas : l’accélérateur le plus chargé demande plus de mémoire qu’il n’en a."
+    ),
+    UI["no_layout"]: (
+        "Aucun découpage ne répartit ces accélérateurs et ce lot global : le lot doit être un "
+        "multiple des répliques de données, t restant dans un nœud et divisant les têtes, "
+        "p divisant les couches."
+    ),
+    UI["nothing_fits"]: (
+        "Aucun découpage ne tient dans la mémoire d’un accélérateur, même avec ZeRO-3 et le "
+        "recalcul complet : plus d’accélérateurs, ou plus de mémoire par accélérateur."
+    ),
+    "GB": "Go",
+    "TFLOP/s": "TFLOP/s",
+    "tokens/s": "jetons/s",
+    "token/s": "jeton/s",
+    "s": "s",
     "GB/s": "Go/s",
     "MB": "Mo",
     "ms": "ms",
@@ -425,12 +466,12 @@ _FR: dict[str, str] = {
 }
 
 _IT: dict[str, str] = {
-    "Enter a value.": "Inserisci un valore.",
-    "Enter a number.": "Inserisci un numero.",
-    "Enter a whole number.": "Inserisci un numero intero.",
-    "Enter {bound} or more.": "Inserisci almeno {bound}.",
-    "Enter a number greater than {bound}.": "Inserisci un numero maggiore di {bound}.",
-    "Enter {bound} or less.": "Inserisci al massimo {bound}.",
+    "Enter a value.": "Inserire un valore.",
+    "Enter a number.": "Inserire un numero.",
+    "Enter a whole number.": "Inserire un numero intero.",
+    "Enter {bound} or more.": "Inserire almeno {bound}.",
+    "Enter a number greater than {bound}.": "Inserire un numero maggiore di {bound}.",
+    "Enter {bound} or less.": "Inserire al massimo {bound}.",
     "Must be a multiple of {bound}.": "Deve essere un multiplo di {bound}.",
     UI["not_a_choice"]: "Scegliere uno dei valori dell’elenco.",
     UI["tree_allreduce_only"]: (
@@ -443,20 +484,20 @@ _IT: dict[str, str] = {
     UI["bad_request"]: "Non è stato possibile leggere la richiesta.",
     UI["internal"]: (
         "Non è stato possibile calcolare questo caso (un difetto del calcolatore, "
-        "non dei tuoi valori)."
+        "non dei valori inseriti)."
     ),
     UI["read_grouped"]: (
-        "Letto come {value}: il punto separa le migliaia. Se intendevi {other}, scrivi {other}."
+        "Letto come {value}: il punto separa le migliaia. Per {other}, scrivere {other}."
     ),
     UI["super_linear"]: (
         "Oltre il 100%: scalatura super-lineare. A parità di batch per dispositivo di solito "
         "dipende dai dati (ogni nodo tiene in cache la propria parte del dataset) o da un "
-        "riferimento sbagliato: verifica prima la misura su un singolo dispositivo."
+        "riferimento sbagliato: verificare prima la misura su un singolo dispositivo."
     ),
     UI["static"]: "Esempio: risultati per i valori mostrati.",
     UI["loading"]: "Caricamento del calcolatore…",
     UI["ready"]: "Risultati per i valori mostrati.",
-    UI["invalid"]: "Nessun risultato: correggi i campi segnalati.",
+    UI["invalid"]: "Nessun risultato: correggere i campi segnalati.",
     UI["failed"]: (
         "Il calcolo dal vivo non è partito in questo browser. "
         "I risultati qui sotto sono l’esempio con i valori predefiniti."
@@ -585,10 +626,35 @@ _IT: dict[str, str] = {
     "Bandwidth time": "Tempo dovuto alla banda",
     "Latency time": "Tempo dovuto alla latenza",
     "Communication time": "Tempo di comunicazione",
-    "Exposed communication": "Comunicazione non nascosta",
+    "Exposed communication": "Comunicazione scoperta",
     "Estimated efficiency": "Efficienza stimata",
     "bytes": "byte",
     "byte": "byte",
+    UI["too_many_layouts"]: (
+        "Più di {bound} suddivisioni da esplorare: verificare piuttosto una sola suddivisione, "
+        "con la modalità di verifica."
+    ),
+    UI["tensor_across_nodes"]: (
+        "Il grado di parallelismo tensoriale supera un nodo: le collettive di ogni strato "
+        "attraversano la rete."
+    ),
+    UI["out_of_memory"]: (
+        "Non ci sta: il dispositivo più carico richiede più memoria di quanta ne abbia."
+    ),
+    UI["no_layout"]: (
+        "Nessuna suddivisione ripartisce questi dispositivi e questo batch globale: il batch "
+        "deve essere un multiplo delle repliche data-parallel, con t entro un nodo e divisore "
+        "delle teste, e p divisore degli strati."
+    ),
+    UI["nothing_fits"]: (
+        "Nessuna suddivisione entra nella memoria di un dispositivo, nemmeno con ZeRO-3 e il "
+        "ricalcolo completo: servono più dispositivi, o più memoria per dispositivo."
+    ),
+    "GB": "GB",
+    "TFLOP/s": "TFLOP/s",
+    "tokens/s": "token/s",
+    "token/s": "token/s",
+    "s": "s",
     "GB/s": "GB/s",
     "MB": "MB",
     "ms": "ms",
