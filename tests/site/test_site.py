@@ -336,7 +336,7 @@ def test_form_messages_are_json_in_the_page_language(site: Path) -> None:
         "form", data_calc="data-parallel-scaling"
     )
     messages = json.loads(form.attrs["data-messages"])
-    assert messages["required"] == "Inserisci un valore."
+    assert messages["required"] == "Inserire un valore."
     assert form.attrs["data-locale"] == "it"
 
 
