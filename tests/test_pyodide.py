@@ -6,10 +6,11 @@ the page's worker does, with the site's own standard library and package index
 build builds them), unpacks the core's wheel as the site serves it
 (:mod:`calcsite.wheel`), and sends every case through
 ``calculator.web.evaluate`` as strings; then it runs ``cases.check()``. Here each
-reply is held to CPython's, byte for byte, and what the page imported from the
-standard library to the list the site's archive is made from: a module the
-core starts to import fails the run (it is not in the archive), one it no longer
-imports fails the comparison.
+reply is held to CPython's, byte for byte, what the page imported from the
+standard library to the list the site's archive is made from, and what it
+imported of the core to the served wheel's modules: a module the core starts
+to import fails the run (it is not in the archive, or not in the wheel), one
+it no longer imports fails the comparison.
 ``PYTHONPATH=overrides/hooks python -m tests.test_pyodide --record`` records the
 list again, from a run with Pyodide's full standard library. A missing
 ``node`` or ``node_modules/pyodide`` fails these tests: the proof is never skipped.
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import gzip
+import io
 import json
 import math
 import random
@@ -33,6 +35,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import zipfile
 from collections import Counter
 from dataclasses import dataclass
 from decimal import Decimal
@@ -332,6 +335,18 @@ def test_the_page_imports_exactly_the_listed_standard_library() -> None:
         f"no longer imported: {sorted(listed - recorded)}; run `{RECORD}` to update {LIST.name}"
     )
     assert tuple(modules["builtin"]) == stdlib_files.BUILTIN, f"run `{RECORD}`"
+
+
+def test_the_page_imports_exactly_the_modules_of_the_served_wheel() -> None:
+    """Every module of the core the served wheel holds, and no other, is what the page imported.
+
+    From the wheel alone (unpacked in the working directory, as the worker
+    unpacks it): a module it lacked would have failed the run.
+    """
+    core = run_in_pyodide()["core"]
+    served = zipfile.ZipFile(io.BytesIO(gzip.decompress(wheel.served_wheel(REPO)[1])))
+    modules = [name for name in served.namelist() if name.endswith(".py")]
+    assert core == sorted(modules)
 
 
 def test_pyodide_replies_are_byte_identical_to_cpython() -> None:

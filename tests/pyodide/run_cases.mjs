@@ -6,6 +6,7 @@
 //    "check": {kind: count}, "seconds": {...},
 //    "archive": {"bytes": size of the standard library, "lock": package index},
 //    "modules": {"files": [archive path], "builtin": [module name]},
+//    "core": [file of the core's modules imported, relative to the working directory],
 //    "requests": {id: [slug, request]}, "replies": {id: reply},
 //    "parity": {id: reply}}
 //
@@ -26,13 +27,14 @@
 // (with two arguments, or three with a notation), each going in as a JS string
 // and coming back as one. "modules" then lists the standard library files
 // Python has imported from its archive so far (what the page needs of it) and
-// the modules built into Pyodide.
+// the modules built into Pyodide; "core", the files of the core's modules it
+// has imported, all from the wheel (what the page needs of the core).
 // Only then does the harness itself run: the npm package's full standard
 // library is appended to sys.path (tests/cases.py may import what the page
 // does not), and cases.check() asserts the known values, refusals and garbage
 // in Python, and lists the cases for tests/test_pyodide.py to compare with
 // CPython's. tests/test_pyodide.py compares the replies, byte for byte, with
-// CPython's, and the modules with the archive's list.
+// CPython's, the modules with the archive's list, and the core's with the wheel's.
 //
 // Exit status 1 on any failure, with the error on stderr.
 
@@ -46,8 +48,8 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", ".
 const npmStdlib = path.join(repo, "node_modules", "pyodide", "python_stdlib.zip");
 const harness = "/home/pyodide/harness";
 
-// Python's imports from its standard library archive (paths inside it), and
-// the modules built into Pyodide, which need no file.
+// Python's imports from its standard library archive (paths inside it), the
+// modules built into Pyodide, which need no file, and the core's imported files.
 const MODULES = `
 import json, os, sys, zipimport
 
@@ -58,10 +60,16 @@ for module in list(sys.modules.values()):
     if spec and isinstance(spec.loader, zipimport.zipimporter) and spec.origin:
         # The file it was compiled from: the site's archive holds bytecode alone.
         found.add(spec.origin.removeprefix(archive + "/").removesuffix("c"))
+core = sorted(
+    os.path.relpath(module.__file__)
+    for name, module in list(sys.modules.items())
+    if name.partition(".")[0] == "calculator"
+)
 json.dumps({
     "files": sorted(found),
     "builtin": sorted(sys.builtin_module_names),
     "bytes": os.path.getsize(archive),
+    "core": core,
 })
 `;
 
@@ -123,7 +131,7 @@ async function main() {
   } finally {
     evaluate.destroy();
   }
-  const { bytes, ...modules } = JSON.parse(pyodide.runPython(MODULES));
+  const { bytes, core, ...modules } = JSON.parse(pyodide.runPython(MODULES));
   // What Pyodide booted with: the size of its standard library, its package index.
   const archive = { bytes, lock: pyodide._api.lockfile };
   const evaluated = performance.now();
@@ -176,6 +184,7 @@ json.dumps(
       },
       archive,
       modules,
+      core,
       listed: Object.fromEntries(checked.cases.map(([id, slug, text]) => [id, [slug, text]])),
       requests,
       replies,

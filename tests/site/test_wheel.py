@@ -1,4 +1,4 @@
-"""The core's wheel as the site serves it: repacked from hatchling's, one gzip stream."""
+"""The core's wheel as the site serves it: the page's part of hatchling's, one gzip stream."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import base64
 import gzip
 import hashlib
 import io
+import json
 import subprocess
 import sys
 import tempfile
@@ -15,11 +16,13 @@ from pathlib import Path
 
 import pytest
 from calcsite import gzipped
+from calcsite.imports import CORE, reached
 from calcsite.wheel import (
     COMPRESSOR,
     WheelError,
     build_wheel,
     mark_names_utf8,
+    page_part,
     served_wheel,
     stored,
     without_description,
@@ -32,6 +35,12 @@ READS_NAMES = (
     "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).namelist();"
     " print('encodings.cp437' in sys.modules)"
 )
+IMPORTS_THE_BOUNDARY = (
+    "import json, sys; from calculator.web import evaluate;"
+    " print(json.dumps({name: getattr(module, '__file__', None)"
+    " for name, module in sys.modules.items() if name.partition('.')[0] == 'calculator'}))"
+)
+"""The worker's first import, then which of the core's modules Python imported, and their files."""
 
 
 @pytest.fixture(scope="module")
@@ -73,20 +82,77 @@ def test_every_entry_of_the_served_wheel_has_a_utf8_name(unpacked: bytes) -> Non
     assert all(entry.flag_bits & 0x800 for entry in entries)
 
 
-def test_the_served_wheel_holds_what_hatchling_built_stored(
+def test_the_served_wheel_holds_the_page_part_of_what_hatchling_built_stored(
     unpacked: bytes, hatchling_wheel: bytes
 ) -> None:
     served = zipfile.ZipFile(io.BytesIO(unpacked))
     built = zipfile.ZipFile(io.BytesIO(hatchling_wheel))
     assert served.testzip() is None
-    assert served.namelist() == built.namelist()
-    same = [name for name in built.namelist() if not name.endswith(("/METADATA", "/RECORD"))]
-    assert len(same) == len(built.namelist()) - 2
+    kept = page_part(hatchling_wheel, reached(ROOT / CORE).files)
+    assert served.namelist() == kept
+    same = [name for name in kept if not name.endswith(("/METADATA", "/RECORD"))]
+    assert len(same) == len(kept) - 2
     assert [served.read(name) for name in same] == [built.read(name) for name in same]
     assert [(entry.date_time, entry.external_attr) for entry in served.infolist()] == [
-        (entry.date_time, entry.external_attr) for entry in built.infolist()
+        (built.getinfo(name).date_time, built.getinfo(name).external_attr) for name in kept
     ]
     assert {entry.compress_type for entry in served.infolist()} == {zipfile.ZIP_STORED}
+
+
+def imported_by_the_boundary(root: Path) -> set[str]:
+    """The core's module files a fresh CPython imports for ``from calculator.web import evaluate``.
+
+    Run, not read: what the static scan (:func:`calcsite.imports.reached`) must
+    agree with. Relative to ``root`` with ``/``, as the wheel names them.
+    """
+    done = subprocess.run(
+        [sys.executable, "-c", IMPORTS_THE_BOUNDARY],
+        cwd=root,
+        env={"PYTHONPATH": str(root)},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    files: dict[str, str | None] = json.loads(done.stdout)
+    assert all(files.values()), files  # every one from a file: no namespace package
+    return {Path(str(file)).relative_to(root).as_posix() for file in files.values()}
+
+
+def test_the_served_wheel_holds_exactly_the_modules_the_boundary_reaches(unpacked: bytes) -> None:
+    """Every module that importing ``calculator.web`` imports is served, and no other module.
+
+    Imported by CPython from the sources here; that Pyodide, from the served
+    wheel alone, imports the very same ones and computes every case is
+    ``tests/test_pyodide.py``'s part.
+    """
+    served = zipfile.ZipFile(io.BytesIO(unpacked)).namelist()
+    modules = {name for name in served if not name.split("/")[0].endswith(".dist-info")}
+    imported = imported_by_the_boundary(ROOT)
+    assert modules == imported
+    assert modules == set(reached(ROOT / CORE).files)
+    # The rest of the archive is the package's metadata.
+    assert {name.rsplit("/", 1)[1] for name in served if name not in modules} == {
+        "METADATA",
+        "WHEEL",
+        "entry_points.txt",
+        "RECORD",
+    }
+    # The command line is the shell's, not the page's.
+    assert {"calculator/cli.py", "calculator/__main__.py"}.isdisjoint(modules)
+
+
+def test_the_wheel_pip_installs_stays_complete(hatchling_wheel: bytes) -> None:
+    """The wheel hatchling builds, for ``pip install`` and the command line: all of the core."""
+    names = zipfile.ZipFile(io.BytesIO(hatchling_wheel)).namelist()
+    core = ROOT / CORE
+    written = {
+        path.relative_to(ROOT).as_posix()
+        for path in core.rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts
+    }
+    assert written <= set(names)
+    assert {"calculator/cli.py", "calculator/__main__.py", "calculator/py.typed"} <= written
+    assert any(name.endswith(".dist-info/entry_points.txt") for name in names)
 
 
 def metadata_of(wheel: zipfile.ZipFile) -> bytes:
@@ -111,6 +177,11 @@ def test_the_served_wheel_keeps_its_metadata_headers_but_not_the_readme(
 
 def test_every_file_of_the_served_wheel_matches_its_record(unpacked: bytes) -> None:
     """RECORD's hash and size of each file, as pip checks them: a wheel pip installs."""
+    assert_record_matches(unpacked)
+
+
+def assert_record_matches(unpacked: bytes) -> None:
+    """Each file of the wheel has its row in RECORD, with its hash and size; each row a file."""
     wheel = zipfile.ZipFile(io.BytesIO(unpacked))
     (record,) = (name for name in wheel.namelist() if name.endswith("/RECORD"))
     rows = [line.split(",") for line in wheel.read(record).decode().splitlines()]
@@ -123,6 +194,13 @@ def test_every_file_of_the_served_wheel_matches_its_record(unpacked: bytes) -> N
         expected = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
         assert digest == f"sha256={expected.decode()}", name
         assert int(size) == len(data), name
+
+
+def test_a_module_the_page_reaches_that_the_wheel_lacks_is_refused(
+    hatchling_wheel: bytes,
+) -> None:
+    with pytest.raises(WheelError, match=r"calculator/gone\.py, which the wheel lacks"):
+        page_part(hatchling_wheel, ["calculator/web.py", "calculator/gone.py"])
 
 
 def test_a_zip_that_is_no_wheel_is_refused() -> None:
@@ -178,6 +256,73 @@ def test_what_is_not_a_plain_zip_is_refused(archive: bytes) -> None:
         mark_names_utf8(archive)
 
 
+# --------------------------------------------------------------- a calculator registered
+
+PYPROJECT = """\
+[project]
+name = "core"
+version = "0.1"
+description = "A core of two calculators, one registered."
+readme = "README.md"
+
+[project.scripts]
+core = "calculator.cli:main"
+
+[tool.hatch.build.targets.wheel]
+packages = ["calculator"]
+"""
+
+
+def small_project(folder: Path, registry: str) -> Path:
+    """A project whose core has two calculators, ``registry`` importing what it registers."""
+    files = {
+        "pyproject.toml": PYPROJECT,
+        "README.md": "# Core\n\nA long description.\n",
+        "calculator/__init__.py": "from .web import evaluate\n",
+        "calculator/web.py": "import json\nfrom .registry import CALCULATORS\nevaluate = len\n",
+        "calculator/registry.py": registry,
+        "calculator/cli.py": "import argparse\nfrom .web import evaluate\n",
+        "calculator/py.typed": "",
+        "calculator/calculators/__init__.py": "",
+        "calculator/calculators/scaling.py": "CALCULATOR = 'scaling'\n",
+        "calculator/calculators/planner.py": "from .planner_runs import RUNS\n",
+        "calculator/calculators/planner_runs.py": "RUNS = ()\n",
+    }
+    for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+def served_names(project: Path) -> list[str]:
+    """The files of ``project``'s served wheel, its RECORD checked."""
+    unpacked = gzip.decompress(served_wheel(project)[1])
+    assert_record_matches(unpacked)
+    return zipfile.ZipFile(io.BytesIO(unpacked)).namelist()
+
+
+def test_a_calculator_ships_once_registered_and_not_before(tmp_path: Path) -> None:
+    written = small_project(
+        tmp_path / "written", "from .calculators import scaling\nCALCULATORS = (scaling,)\n"
+    )
+    registered = small_project(
+        tmp_path / "registered",
+        "from .calculators import planner, scaling\nCALCULATORS = (scaling, planner)\n",
+    )
+    planner = {"calculator/calculators/planner.py", "calculator/calculators/planner_runs.py"}
+    before, after = served_names(written), served_names(registered)
+    assert planner.isdisjoint(before)
+    assert planner <= set(after)
+    assert set(after) - set(before) == planner
+    for names, project in ((before, written), (after, registered)):
+        modules = {name for name in names if name.startswith("calculator/")}
+        assert modules == imported_by_the_boundary(project)
+        assert "calculator/cli.py" not in modules
+        # hatchling's own wheel, for pip, holds both calculators and the command line.
+        built = zipfile.ZipFile(io.BytesIO(build_wheel(project)[1])).namelist()
+        assert {*planner, "calculator/cli.py", "calculator/py.typed"} <= set(built)
+
+
 # --------------------------------------------------------------- stored files
 
 
@@ -218,6 +363,13 @@ def test_stored_puts_the_replaced_files_in_their_places() -> None:
     assert copy.namelist() == zipfile.ZipFile(io.BytesIO(deflated_zip())).namelist()
     assert copy.read("pkg/__init__.py") == b"VALUE = 2\n"
     assert copy.read("pkg-0.1.dist-info/RECORD") == b"pkg/__init__.py,sha256=x,2000\n"
+
+
+def test_stored_keeps_only_the_files_named() -> None:
+    kept = ["pkg-0.1.dist-info/RECORD", "pkg/"]
+    copy = zipfile.ZipFile(io.BytesIO(stored(deflated_zip(), kept=kept)))
+    assert copy.testzip() is None
+    assert copy.namelist() == ["pkg/", "pkg-0.1.dist-info/RECORD"]  # the archive's order
 
 
 def test_stored_refuses_what_is_not_a_zip() -> None:

@@ -10,7 +10,8 @@ hash of the three (the page's head names each of them, ``calc:wheel``,
 ``calc:stdlib`` and ``calc:lock``, and the worker passes them to loadPyodide's
 ``stdLibURL`` and ``lockFileURL``):
 
-- the core's wheel, repacked for the page (:mod:`calcsite.wheel`);
+- the core's wheel, repacked for the page: the modules ``calculator.web`` reaches
+  (:mod:`calcsite.wheel`);
 - ``python_stdlib.zip.gz``: the standard library files the engine imports,
   compiled by Pyodide's Python (:mod:`calcsite.stdlib`);
 - ``pyodide-lock.json``: a package index with no package, since the page installs
@@ -29,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import build_cache, gzipped
+from .imports import CORE
 from .runtime import (
     LOCK,
     RUNTIME_FILES,
@@ -126,7 +128,7 @@ def plan(project_root: Path, package_dir: Path, cdn_base: str | None) -> Engine:
 
 def _plan(project_root: Path, package_dir: Path, cdn_base: str | None) -> Engine:
     version = pyodide_version(package_dir)
-    if missing := unlisted_imports(project_root / "calculator"):
+    if missing := unlisted_imports(project_root / CORE):
         raise EngineError(
             f"the core imports {', '.join(missing)}, which the standard library list lacks:"
             f" run `{RECORD}`"

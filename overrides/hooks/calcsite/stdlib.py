@@ -17,7 +17,6 @@ core imports that the list lacks.
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import json
 import shutil
@@ -26,6 +25,7 @@ import tempfile
 from pathlib import Path
 
 from . import build_cache, gzipped, slim, stdlib_files
+from .imports import ENTRY, reached
 from .runtime import STDLIB, pyodide_version
 
 __all__ = [
@@ -143,49 +143,19 @@ def _slim_in_node(package_dir: Path) -> bytes:
 
 def unlisted_imports(
     core: Path,
-    entry: str = "web",
+    entry: str = ENTRY,
     files: tuple[str, ...] = stdlib_files.FILES,
     builtin: tuple[str, ...] = stdlib_files.BUILTIN,
 ) -> list[str]:
     """Top-level modules the page's part of the core imports that Pyodide would not find.
 
     The page imports ``calculator.web`` (``entry``) and, through it, the core's
-    modules it names; a module they import must be in the standard library
-    list (:mod:`calcsite.stdlib_files`, recorded by running the core in
-    Pyodide) or built into Pyodide. This catches, at build time, a new import
-    that the recording does not know of yet; what those modules import in
-    turn, only the recording finds.
+    modules it names (:func:`calcsite.imports.reached`, the scan that also
+    decides what the served wheel holds); a module they import must be in the
+    standard library list (:mod:`calcsite.stdlib_files`, recorded by running
+    the core in Pyodide) or built into Pyodide. This catches, at build time, a
+    new import that the recording does not know of yet; what those modules
+    import in turn, only the recording finds.
     """
     listed = {name.removesuffix(".py").removesuffix("/__init__").split("/")[0] for name in files}
-    found: set[str] = set()
-    todo, seen = [core.name, f"{core.name}.{entry}"], set()
-    while todo:
-        dotted = todo.pop()
-        if dotted in seen:
-            continue
-        seen.add(dotted)
-        parts = dotted.split(".")
-        todo += [".".join(parts[:depth]) for depth in range(1, len(parts))]  # its packages
-        base = core.parent.joinpath(*parts)
-        path = base / "__init__.py" if base.is_dir() else base.with_suffix(".py")
-        if not path.is_file():  # a name imported from a module, not a module
-            continue
-        package = dotted if path.name == "__init__.py" else dotted.rpartition(".")[0]
-        for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
-            modules: list[str] = []
-            if isinstance(node, ast.Import):
-                modules = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                here = package.split(".")
-                anchor = here[: len(here) - node.level + 1] if node.level else []
-                module = ".".join([*anchor, node.module] if node.module else anchor)
-                modules = [module]
-                if module.split(".")[0] == core.name:
-                    # `from package import name` may name a module of the package.
-                    modules += [f"{module}.{alias.name}" for alias in node.names]
-            for module in modules:
-                if module.split(".")[0] == core.name:
-                    todo.append(module)
-                else:
-                    found.add(module.split(".")[0])
-    return sorted(found - listed - set(builtin))
+    return sorted(set(reached(core, entry).outside) - listed - set(builtin))

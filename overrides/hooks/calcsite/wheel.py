@@ -1,9 +1,15 @@
 """The core's wheel as the site serves it: built by hatchling, repacked, one gzip stream.
 
-hatchling builds the same ``py3-none-any`` wheel that pip installs; Pyodide
-unpacks it as it is (``pyodide.unpackArchive(bytes, "wheel")``). The site
-repacks it for the page, and it stays a wheel that pip installs:
+hatchling builds the same ``py3-none-any`` wheel that pip installs (complete:
+the command line's modules and every calculator written); Pyodide unpacks it
+as it is (``pyodide.unpackArchive(bytes, "wheel")``). The site repacks it for
+the page, and it stays a wheel that pip installs:
 
+- with the core's modules that the page's boundary reaches
+  (:func:`calcsite.imports.reached`) and its ``.dist-info``, nothing else
+  (:func:`page_part`): a module no import of the page's reaches, such as a
+  calculator written but not registered yet, or the command line, is not
+  downloaded by every reader, and ships once the registry imports it;
 - without the long description (:func:`without_description`), which only pip shows;
 - with its files stored, uncompressed (:func:`stored`), since the whole
   archive travels as one gzip stream (:mod:`calcsite.gzipped`; zlib's,
@@ -20,18 +26,20 @@ import io
 import struct
 import tempfile
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from hatchling.builders.wheel import WheelBuilder
 
 from . import gzipped
+from .imports import CORE, reached
 
 __all__ = [
     "COMPRESSOR",
     "WheelError",
     "build_wheel",
     "mark_names_utf8",
+    "page_part",
     "served_wheel",
     "stored",
     "without_description",
@@ -62,27 +70,62 @@ def build_wheel(project_root: Path) -> tuple[str, bytes]:
 
 
 def served_wheel(project_root: Path) -> tuple[str, bytes]:
-    """The core's wheel as the site serves it: no long description, its files stored, gzipped.
+    """The core's wheel as the site serves it: the page's part, no long description, gzipped.
 
-    Built afresh each time: hatchling and zlib (:data:`COMPRESSOR`) take a
+    The page's part (:func:`page_part`): the core's modules that
+    ``calculator.web`` reaches, found by reading the sources hatchling packs
+    (:func:`calcsite.imports.reached`), and the ``.dist-info``. Built afresh
+    each time: hatchling, the scan and zlib (:data:`COMPRESSOR`) take a
     fraction of a second on it, and the hook builds it again only when the
     core changes.
 
     Args:
-        project_root: The project, whose ``pyproject.toml`` hatchling reads.
+        project_root: The project, whose ``pyproject.toml`` hatchling reads and
+            whose :data:`calcsite.imports.CORE` folder is the core.
 
     Returns:
         Its file name (the wheel's, with :data:`gzipped.SUFFIX`) and its bytes.
 
     Raises:
-        WheelError: If hatchling's wheel is not a plain zip with METADATA and RECORD.
+        WheelError: If hatchling's wheel is not a plain zip with METADATA and
+            RECORD, or lacks a module the page reaches.
     """
     name, wheel = build_wheel(project_root)
-    served = mark_names_utf8(stored(wheel, without_description(wheel)))
+    kept = page_part(wheel, reached(project_root / CORE).files)
+    served = mark_names_utf8(stored(wheel, without_description(wheel, kept), kept))
     return name + gzipped.SUFFIX, COMPRESSOR.compress(served)
 
 
-def without_description(wheel: bytes) -> dict[str, bytes]:
+def page_part(wheel: bytes, modules: Collection[str]) -> list[str]:
+    """The names of the ``wheel``'s files the page needs: the ``modules`` and the ``.dist-info``.
+
+    In the wheel's order. The ``.dist-info`` is the package's metadata, what
+    makes the archive a wheel that pip installs; any other file of the
+    package that is not a module reached (``py.typed``, read by type checkers
+    only) the page's Python never opens.
+
+    Args:
+        wheel: The wheel, as hatchling builds it.
+        modules: The module files to keep, as the wheel names them
+            (``calculator/web.py``).
+
+    Raises:
+        WheelError: If a module is not in the wheel (hatchling's build leaves
+            it out, say), since the page would fail to import it.
+    """
+    names = zipfile.ZipFile(io.BytesIO(wheel)).namelist()
+    if missing := sorted(set(modules) - set(names)):
+        raise WheelError(f"the page imports {', '.join(missing)}, which the wheel lacks")
+    wanted = set(modules)
+    return [name for name in names if name in wanted or _is_metadata(name)]
+
+
+def _is_metadata(name: str) -> bool:
+    # A wheel's metadata is its one top-level folder named `<name>-<version>.dist-info`.
+    return name.split("/", 1)[0].endswith(".dist-info")
+
+
+def without_description(wheel: bytes, kept: Collection[str] | None = None) -> dict[str, bytes]:
     """The ``wheel``'s METADATA and RECORD, by name, less its long description.
 
     The long description is the README that METADATA ends with.
@@ -91,6 +134,12 @@ def without_description(wheel: bytes) -> dict[str, bytes]:
     the wheel that every reader downloads (4.7 kB of 38 kB, gzip). METADATA
     keeps its other headers (name, version, dependencies), and RECORD the new file's
     hash and size, so that the wheel stays one that pip installs.
+
+    Args:
+        wheel: The wheel, as hatchling builds it.
+        kept: The names of the files the repacked wheel keeps (:func:`page_part`),
+            or ``None`` for all: RECORD then lists those alone, as pip
+            expects of a wheel, every file listed and every row a file.
 
     Raises:
         WheelError: If ``wheel`` has no METADATA or no RECORD in its ``.dist-info``.
@@ -103,20 +152,28 @@ def without_description(wheel: bytes) -> dict[str, bytes]:
         raise WheelError("not a wheel: no .dist-info/METADATA and RECORD")
     # The headers end at the first empty line (the core metadata's email format).
     head = source.read(described).replace(b"\r\n", b"\n").split(b"\n\n", 1)[0]
-    kept = [line for line in head.split(b"\n") if not line.startswith(b"Description-Content-Type:")]
-    headers = b"\n".join(kept) + b"\n"
-    digest = base64.urlsafe_b64encode(hashlib.sha256(headers).digest()).rstrip(b"=")
     lines = [
+        line for line in head.split(b"\n") if not line.startswith(b"Description-Content-Type:")
+    ]
+    headers = b"\n".join(lines) + b"\n"
+    digest = base64.urlsafe_b64encode(hashlib.sha256(headers).digest()).rstrip(b"=")
+    wanted = None if kept is None else set(kept)
+    rows = [
         f"{described},sha256={digest.decode()},{len(headers)}"
         if line.split(",")[0] == described
         else line
         for line in source.read(record).decode("utf-8").splitlines()
+        if wanted is None or line.split(",")[0] in wanted
     ]
-    return {described: headers, record: ("\n".join(lines) + "\n").encode("utf-8")}
+    return {described: headers, record: ("\n".join(rows) + "\n").encode("utf-8")}
 
 
-def stored(archive: bytes, replaced: Mapping[str, bytes] | None = None) -> bytes:
-    """The zip ``archive`` with every file stored uncompressed.
+def stored(
+    archive: bytes,
+    replaced: Mapping[str, bytes] | None = None,
+    kept: Collection[str] | None = None,
+) -> bytes:
+    """The zip ``archive`` with every file stored uncompressed, or those named in ``kept``.
 
     Names, order, dates and permissions are kept; the files named in
     ``replaced`` get its bytes instead of theirs. Python's zipfile writes each
@@ -128,9 +185,13 @@ def stored(archive: bytes, replaced: Mapping[str, bytes] | None = None) -> bytes
     """
     replaced = replaced or {}
     source = zipfile.ZipFile(io.BytesIO(archive))
+    entries = source.infolist()
+    if kept is not None:
+        wanted = set(kept)
+        entries = [entry for entry in entries if entry.filename in wanted]
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as target:
-        for entry in source.infolist():
+        for entry in entries:
             copy = zipfile.ZipInfo(entry.filename, entry.date_time)
             copy.external_attr = entry.external_attr
             copy.create_system = entry.create_system
