@@ -23,6 +23,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from calcsite.performance import targets
 from playwright.sync_api import sync_playwright
 
 from tests.support.chromium import CHROMIUM
@@ -31,7 +32,6 @@ from tests.support.server import Link, serve
 from . import ROOT, lighthouse, report
 from .floor import write_floor
 from .pages import CalcPage, calculator_pages, recompute_steps, shared_link
-from .published import targets
 from .scaling import build_site, scaled_build
 from .sizes import engine_of, inventory
 from .stats import CONFIDENCE, median, median_interval, percentile

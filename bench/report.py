@@ -1,6 +1,6 @@
 """What ``python -m bench`` prints: the Performance page's tables, in English, and the rest.
 
-The tables are the page's own (:mod:`bench.published`); under them come the
+The tables are the page's own (:mod:`calcsite.performance`); under them come the
 figures that only the terminal shows: the fastest visit against the fastest
 floor, what warm visits downloaded, the slowest recompute, which Lighthouse ran
 and how, how many first paints chromium held back, the audits under 1 and any
@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from calcsite.performance import TABLES, VISITS, Numbers, PublishError, render
+
 from .lighthouse import HELD_PAINT_MS
-from .published import TABLES, VISITS, Numbers, PublishError, render
 from .stats import CONFIDENCE
 
 _TITLES = {

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from calcsite.performance import OBSERVED_FCP
 
 from bench.lighthouse import (
     CHROME_FLAGS,
     HELD_PAINT_MS,
-    OBSERVED_FCP,
     RENDER_DOCUMENT,
     Report,
     chrome_flags,

@@ -7,9 +7,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
 
+from calcsite.performance import targets
+
 from bench.__main__ import _first_live
 from bench.pages import CalcPage, Form, calculator_pages, recompute_steps, shared_link
-from bench.published import targets
 from bench.report import table
 from bench.timing import Run, Target
 from calculator import Choice, get
