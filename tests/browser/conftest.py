@@ -1,10 +1,11 @@
 """Fixtures of the browser suite: the built site, a local server, chromium.
 
-The site is built once per session with ``mkdocs build --strict`` into a
-temporary folder and served on 127.0.0.1 by the shared test server
-(``tests/support/server.py``: the MIME types the engine needs, gzip and caching
-as on GitHub Pages). A second server publishes the same folder under ``/repo/``
-only, as a project site on GitHub Pages would be.
+The site is the session's one build (the ``site`` fixture of tests/conftest.py,
+shared with the site tests, built for a project site under ``/repo/``), served on
+127.0.0.1 by the shared test server (``tests/support/server.py``: the MIME types
+the engine needs, gzip and caching as on GitHub Pages). A second server publishes
+the same folder under ``/repo/`` only, where its site_url and its 404 page's
+absolute links point, as GitHub Pages publishes a project site.
 
 Every test gets a fresh browser context from one shared chromium; the
 context records console errors, uncaught page errors and every request, and
@@ -14,9 +15,6 @@ test expects it, anything was logged as an error.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,36 +33,10 @@ from playwright.sync_api import (
 
 from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.support.server import Server, start
+from tests.support.site import SITE_PATH
 
-ROOT = Path(__file__).resolve().parents[2]
-
-PREFIX = "/repo/"
+PREFIX = SITE_PATH
 """Where the second server publishes the site, as a project site on GitHub Pages."""
-
-
-def build_site(target: Path, **env: str) -> Path:
-    """Build the working tree's site into ``target`` with ``mkdocs build --strict``.
-
-    ``env`` adds environment variables to the build's (``PYODIDE_CDN``, say);
-    a failed build fails the test with MkDocs's output.
-    """
-    result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-d", str(target)],
-        cwd=ROOT,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1", **env},
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if result.returncode != 0:
-        pytest.fail(f"mkdocs build failed:\n{result.stdout}\n{result.stderr}")
-    return target
-
-
-@pytest.fixture(scope="session")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site, built from the working tree with ``mkdocs build --strict``."""
-    return build_site(tmp_path_factory.mktemp("site"))
 
 
 @pytest.fixture(scope="session")
@@ -79,6 +51,14 @@ def server(site: Path) -> Iterator[Server]:
 def subpath_server(site: Path) -> Iterator[Server]:
     """The site served under http://127.0.0.1:PORT/repo/ and nowhere else."""
     running = start(site, PREFIX)
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="session")
+def cdn_site_server(cdn_site: Path) -> Iterator[Server]:
+    """The CDN build (tests/conftest.py) served at the root of http://127.0.0.1:PORT/."""
+    running = start(cdn_site)
     yield running
     running.stop()
 

@@ -27,8 +27,9 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from tests.support.server import Server, start
+from tests.support.site import ROOT
 
-from .conftest import ROOT, Recorder, _check, _context
+from .conftest import Recorder, _check, _context
 from .expected import (
     LANGUAGES,
     NEW_VALUES,

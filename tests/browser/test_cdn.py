@@ -1,7 +1,8 @@
 """``PYODIDE_CDN``: the site built to load Pyodide from another origin, as from jsDelivr.
 
-No network is needed: a second local server plays the CDN, on another port
-(so another origin), with the runtime files of the npm package under
+No network is needed: a second local server plays the CDN (the ``cdn`` and
+``cdn_site`` fixtures of tests/conftest.py, shared with the site tests), on
+another port (so another origin), with the runtime files of the npm package under
 ``pyodide/v{version}/full/`` as jsDelivr lays them out, and with
 ``Access-Control-Allow-Origin: *`` as a CDN (and GitHub Pages) sends it.
 
@@ -13,45 +14,22 @@ as is the core's wheel.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
-import pytest
-from calcsite.engine import LOCK, PAGE_RUNTIME, SITE_STDLIB, copy_runtime, pyodide_version
+from calcsite.engine import LOCK, PAGE_RUNTIME, SITE_STDLIB, pyodide_version
 from playwright.sync_api import Browser
 
-from tests.support.server import Server, start
+from tests.support.server import Server
+from tests.support.site import CDN_TEMPLATE, ROOT
 
-from .conftest import ROOT, Recorder, _context, build_site
+from .conftest import Recorder, _context
 from .expected import NEW_VALUES, field_text, page_path, static_forms
 from .test_live import assert_shows, go_live, link_query, snapshot
 
 PACKAGE = ROOT / "node_modules" / "pyodide"
 VERSION = pyodide_version(PACKAGE)
-TEMPLATE = "pyodide/v{version}/full/"
-
-
-@pytest.fixture(scope="module")
-def cdn(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """Another origin that serves the runtime where the template says."""
-    folder = tmp_path_factory.mktemp("cdn")
-    copy_runtime(PACKAGE, folder / TEMPLATE.format(version=VERSION))
-    running = start(folder)
-    yield running
-    running.stop()
-
-
-@pytest.fixture(scope="module")
-def cdn_site(tmp_path_factory: pytest.TempPathFactory, cdn: Server) -> Path:
-    return build_site(tmp_path_factory.mktemp("cdn-site"), PYODIDE_CDN=cdn.url(TEMPLATE))
-
-
-@pytest.fixture(scope="module")
-def cdn_site_server(cdn_site: Path) -> Iterator[Server]:
-    running = start(cdn_site)
-    yield running
-    running.stop()
+TEMPLATE = CDN_TEMPLATE
 
 
 def test_a_cdn_build_carries_no_runtime_and_points_at_the_cdn(cdn_site: Path, cdn: Server) -> None:

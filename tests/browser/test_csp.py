@@ -31,7 +31,7 @@ from tests.support.server import Server, start
 
 from .conftest import Recorder, _check, _context
 from .expected import LANGUAGES, NEW_VALUES, StaticForm, static_forms, ui
-from .test_cdn import TEMPLATE, VERSION, cdn, cdn_site, cdn_site_server  # noqa: F401 -- fixtures
+from .test_cdn import TEMPLATE, VERSION
 from .test_layout import THEME_MOUNTED, site_path
 from .test_live import ALL_LIVE, BOOT_TIMEOUT_MS, SETTLED, link_query, selector
 

@@ -25,8 +25,9 @@ import pytest
 from playwright.sync_api import Page, Route
 
 from tests.support.server import Server
+from tests.support.site import ROOT
 
-from .conftest import ROOT, Recorder
+from .conftest import Recorder
 from .expected import page_path, static_forms, ui
 from .test_live import FAILED, assert_example_restored, selector, snapshot
 

@@ -22,9 +22,10 @@ import pytest
 from chrome import WORDS, translate
 from playwright.sync_api import Browser, Locator, Page, Response, ViewportSize
 
-from tests.support.server import Server, start
+from tests.support.server import Server
+from tests.support.site import ROOT
 
-from .conftest import PREFIX, ROOT, Recorder, _check, _context, build_site
+from .conftest import PREFIX, Recorder, _check, _context
 from .expected import CALCULATOR_PAGES, LANGUAGES, page_path
 
 pytestmark = pytest.mark.browser
@@ -182,23 +183,14 @@ def test_french_contents_keep_the_no_break_spaces(site: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def pages_server(
-    request: pytest.FixtureRequest, site: Path, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Server]:
+def pages_server(site: Path, subpath_server: Server) -> Server:
     """The site as GitHub Pages publishes a project site: built for and served under ``/repo/``.
 
-    The session's site is used when it was built for that path already;
-    otherwise (its site_url's path is another) it is built again for it.
+    The session's site is built for that path (tests/support/site.py), so it is
+    the subpath server's.
     """
-    if site_path(site) == PREFIX:
-        yield request.getfixturevalue("subpath_server")
-        return
-    built = build_site(
-        tmp_path_factory.mktemp("pages-site"), SITE_URL=f"https://org.github.io{PREFIX}"
-    )
-    running = start(built, PREFIX)
-    yield running
-    running.stop()
+    assert site_path(site) == PREFIX
+    return subpath_server
 
 
 def test_a_missing_address_at_any_depth_gets_the_english_404(

@@ -6,8 +6,8 @@ policy, in a meta element placed before its first script; every inline script is
 allowed by the SHA-256 hash of its text, computed here independently of the hook;
 nothing else is allowed. The markup itself needs nothing the policy refuses: no
 ``style`` attribute or element, no event-handler attribute, no ``javascript:`` URL.
-A second build, with ``PYODIDE_CDN`` set, names that CDN's runtime folder and no
-other place.
+The session's second build, with ``PYODIDE_CDN`` set (tests/conftest.py: a local
+server plays the CDN), names that CDN's runtime folder and no other place.
 """
 
 from __future__ import annotations
@@ -25,12 +25,12 @@ from calcsite.keyboard import first_uses, focusable
 from calcsite.runtime import pyodide_version
 from calcsite.tables import HOLDER, held
 
-from .conftest import ROOT, build_site
+from tests.support.server import Server
+
+from .conftest import CDN_TEMPLATE, ROOT
 
 SCRIPT_TYPES = {"", "text/javascript", "application/javascript", "module"}
 """The script types the site's pages use for code; anything else is data."""
-
-CDN = "https://cdn.example.net/pyodide/v{version}/full/"
 
 
 @dataclass
@@ -136,14 +136,6 @@ def calculator_pages(site: Path) -> int:
     return count
 
 
-@pytest.fixture(scope="module")
-def cdn_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    target = tmp_path_factory.mktemp("cdn-site")
-    result = build_site(target, PYODIDE_CDN=CDN)
-    assert result.returncode == 0, result.stderr
-    return target
-
-
 # --------------------------------------------------------------- the built pages
 
 
@@ -209,8 +201,12 @@ def test_the_markup_needs_nothing_the_policy_refuses(site: Path) -> None:
         assert types <= SCRIPT_TYPES | {"application/json"}, path
 
 
-def test_a_cdn_build_names_the_runtime_folder_on_engine_pages_only(cdn_site: Path) -> None:
-    folder = CDN.format(version=pyodide_version(ROOT / "node_modules" / "pyodide"))
+def test_a_cdn_build_names_the_runtime_folder_on_engine_pages_only(
+    cdn_site: Path, cdn: Server
+) -> None:
+    folder = cdn.url(CDN_TEMPLATE).format(
+        version=pyodide_version(ROOT / "node_modules" / "pyodide")
+    )
     engine_pages = 0
     for path in pages(cdn_site):
         html = path.read_text(encoding="utf-8")
@@ -230,7 +226,7 @@ def test_a_cdn_build_names_the_runtime_folder_on_engine_pages_only(cdn_site: Pat
         else:
             assert hosts == set(), path
             assert "connect-src" not in policy, path
-            assert "cdn.example.net" not in html, path
+            assert cdn.origin not in html, path
     assert engine_pages == calculator_pages(cdn_site)
 
 

@@ -32,7 +32,7 @@ from jinja2 import Environment, FileSystemLoader
 
 from calculator import CALCULATORS, get
 
-from .conftest import ROOT
+from .conftest import ROOT, SITE_PATH
 from .html import Document, Element
 
 EMBEDS = [pytest.param(language, slug, id=f"{language}-{slug}") for language, slug in embed_pages()]
@@ -47,8 +47,8 @@ def embed(site: Path, language: str, slug: str) -> Document:
 
 def resolve(page: str, url: str) -> str:
     """``url`` as found on the page at ``page`` (relative to the site root), from the root."""
-    base = "https://x/calc/"
-    return urlsplit(urljoin(base + page, url)).path.removeprefix("/calc/")
+    base = f"https://x{SITE_PATH}"
+    return urlsplit(urljoin(base + page, url)).path.removeprefix(SITE_PATH)
 
 
 def file_of(site: Path, path: str) -> Path:
@@ -126,7 +126,7 @@ def test_an_embed_page_has_the_policy_first_and_no_inline_script(
 def test_every_url_of_an_embed_page_is_relative_and_resolves(
     site: Path, language: str, slug: str
 ) -> None:
-    """Relative to the page, so that the site works under any sub-path (/calc/ here)."""
+    """Relative to the page, so that the site works under any sub-path (SITE_PATH here)."""
     here = embed_path(language, slug)
     document = embed(site, language, slug)
     metas = {

@@ -1,7 +1,7 @@
 """Every link of the built site leads somewhere, in every language, under a sub-path.
 
-The site fixture is built with ``SITE_URL=https://docs.example.org/calc/``, so
-each file is served at ``https://docs.example.org/calc/<its path>``. Everything
+The site fixture is built for ``SITE_URL`` (tests/support/site.py: a project
+site under a sub-path), so each file is served at ``SITE_URL<its path>``. Everything
 here is read from the build: the pages are the ``*.html`` files found in it,
 the languages are the ``lang`` of those pages, and a link is any URL a page,
 stylesheet, sitemap or search index gives: ``href``, ``src``, ``srcset``, the
@@ -10,7 +10,7 @@ sitemap ``<loc>`` and alternates, search results. Each one is resolved the way
 a browser would, against the address its file is served at, and must name a
 file of the build, and, with a ``#fragment``, an element of that page with that
 id. The 404 page is served at whatever address was missing: its links must
-work from any depth under ``/calc/``.
+work from any depth under the site's path.
 
 A hyperlink (``<a href>``) to another origin is a citation and is not
 followed; anything else that names another origin would be loaded from there
@@ -30,10 +30,8 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
 
+from .conftest import SITE_URL
 from .html import Document, Element
-
-SITE_URL = "https://docs.example.org/calc/"
-"""The SITE_URL the session's ``site`` fixture builds with (tests/site/conftest.py)."""
 
 _parts = urlsplit(SITE_URL)
 ORIGIN = f"{_parts.scheme}://{_parts.netloc}"
@@ -278,7 +276,7 @@ def test_every_page_can_be_reached_by_following_links_from_the_home_page(built: 
 
 
 def test_the_404_page_works_at_any_depth_under_the_sub_path(built: Site) -> None:
-    """Its links are absolute paths under /calc/: served at a missing address, they still lead."""
+    """Its links are absolute paths under the site's: served at a missing address, they lead."""
     page = built.root / "404.html"
     document = built.documents[page]
     relative = [
@@ -298,17 +296,19 @@ def test_the_404_page_works_at_any_depth_under_the_sub_path(built: Site) -> None
 def test_the_checker_finds_each_kind_of_broken_link(tmp_path: Path) -> None:
     """On a tiny site with one fault of each kind: each is reported, nothing else."""
     pages = {
-        "index.html": """<html lang="en"><head>
+        "index.html": f"""<html lang="en"><head>
             <script src="https://cdn.example.com/x.js"></script>
             <meta name="calc:worker" content="assets/gone.mjs">
             <meta name="calc:inputs" content="devices throughput"></head><body>
-            <a href="ok/">fine</a> <a href="/calc/ok/#here">fine</a> <a href="#top">fine</a>
+            <a href="ok/">fine</a> <a href="{PREFIX}ok/#here">fine</a> <a href="#top">fine</a>
             <a id="top" href="https://example.com/cited">a citation</a>
             <a href="missing/">no page</a> <a href="ok/#nope">no anchor</a>
             <img src="/elsewhere.png" srcset="ok/a.png 1x, ok/b.png 2x"></body></html>""",
         "ok/index.html": '<html lang="en"><h2 id="here">Here</h2><img src="a.png"></html>',
         "ok/a.png": "",
-        "404.html": '<html lang="en"><a href="/calc/ok/">fine</a><a href="ok/">relative</a></html>',
+        "404.html": (
+            f'<html lang="en"><a href="{PREFIX}ok/">fine</a><a href="ok/">relative</a></html>'
+        ),
     }
     for name, text in pages.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
@@ -320,7 +320,7 @@ def test_the_checker_finds_each_kind_of_broken_link(tmp_path: Path) -> None:
         ("assets/gone.mjs", "no such file in the build"),
         ("missing/", "no such file in the build"),
         ("ok/#nope", "no element with id 'nope' in ok/index.html"),
-        ("/elsewhere.png", "outside the site's path /calc/"),
+        ("/elsewhere.png", f"outside the site's path {PREFIX}"),
         ("ok/b.png", "no such file in the build"),
-        ("ok/", "no such file in the build"),  # the 404 page's, served at /calc/nowhere/
+        ("ok/", "no such file in the build"),  # the 404 page's, served at PREFIX/nowhere/
     }

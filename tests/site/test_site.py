@@ -18,10 +18,9 @@ from calcsite.messages import tree
 
 from calculator import CALCULATORS
 
-from .conftest import ROOT
+from .conftest import ROOT, SITE_PATH, SITE_URL
 from .html import Document
 
-SITE_PATH = "/calc/"  # the path of the SITE_URL the fixture builds with
 LANGUAGES = {language: tree(language) for language in SITE_LANGUAGES}
 PAGES = sorted(
     "" if path.stem == "index" else f"{path.stem}/"
@@ -156,9 +155,7 @@ def test_sitemap_publishes_absolute_hreflang_alternates(site: Path) -> None:
             for link in url.findall("x:link", namespace)
         }
         assert set(alternates) == set(LANGUAGES)
-        assert all(
-            href.startswith("https://docs.example.org/calc/") for href in alternates.values()
-        )
+        assert all(href.startswith(SITE_URL) for href in alternates.values())
 
 
 _RESOURCE = re.compile(r"""(?:src|href)\s*=\s*["']([^"']+)["']""")

@@ -23,11 +23,10 @@ from calcsite.embed import FOLDER as EMBED_FOLDER
 from calcsite.minify import own_assets
 from calcsite.versions import VersionError, version_site
 
-from .conftest import ROOT
+from .conftest import ROOT, SITE_PATH
 from .html import Document
 
 THEME = Path(material.__file__).parent / "templates"
-SITE_PATH = "/calc/"  # the path of the SITE_URL the fixture builds with
 HASHED = re.compile(r"\.(?P<hash>[0-9a-f]{8,})\.min\.(?:js|css)(?:\.map)?$")
 """A name that carries a hash of its file: ``bundle.<hash>.min.js``, ``main.<hash>.min.css``."""
 MAP_COMMENT = re.compile(r"sourceMappingURL=(?P<url>[^\s*]+)")
@@ -189,7 +188,7 @@ def small_site(folder: Path) -> tuple[Path, Path]:
     write(site / f"{START}.map", '{"version":3,"mappings":"BBBB"}')
     write(site / OWN_STYLE, "b{}\n/*# sourceMappingURL=own.css.map */\n")
     write(site / f"{OWN_STYLE}.map", '{"version":3,"mappings":"CCCC"}')
-    pages = {"index.html": "", "fr/page/index.html": "../../", "404.html": "/calc/"}
+    pages = {"index.html": "", "fr/page/index.html": "../../", "404.html": SITE_PATH}
     for page, up in pages.items():
         write(site / page, PAGE.format(up=up, bundle=BUNDLE, worker=WORKER))
     return theme, site
@@ -246,7 +245,7 @@ def test_each_page_names_the_new_names_in_its_attributes_and_nothing_else_change
     tmp_path: Path, page: str
 ) -> None:
     theme, site = small_site(tmp_path)
-    up = {"index.html": "", "fr/page/index.html": "../../", "404.html": "/calc/"}[page]
+    up = {"index.html": "", "fr/page/index.html": "../../", "404.html": SITE_PATH}[page]
     urls = run(site, theme)
     start = urls[START].rsplit("/", 1)[1]
     expected = (
