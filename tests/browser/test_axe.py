@@ -16,16 +16,21 @@ follow the keys); a glossary term takes the focus and shows its definition.
 
 from __future__ import annotations
 
+import os
+import queue
 import re
+import threading
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from html import unescape
 from pathlib import Path
 from typing import Any
 from urllib.request import urlopen
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, sync_playwright
 
+from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.support.server import Server, start
 from tests.support.site import ROOT
 
@@ -39,11 +44,15 @@ from .expected import (
     static_forms,
     ui,
 )
+from .helpers import settle
 from .test_csp import built_pages, open_page
 from .test_layout import LAPTOP, PHONE, SCHEMES, THEME_MOUNTED, set_scheme, site_path
 from .test_live import ALL_LIVE, BOOT_TIMEOUT_MS, selector
 
 pytestmark = pytest.mark.browser
+
+AUDIT_WORKERS = max(1, min(4, os.cpu_count() or 1))
+"""Pages audited at once: one chromium per core (a page's audit keeps one core busy)."""
 
 AXE = (ROOT / "node_modules" / "axe-core" / "axe.min.js").read_text(encoding="utf-8")
 
@@ -53,15 +62,6 @@ RUN_AXE = """async () => {
     `${rule.id} (${rule.impact}): ${node.target.join(" ")}: ${node.failureSummary}`));
 }"""
 
-SETTLE = """async () => {
-  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
-  const ending = document.getAnimations()
-    .filter((animation) => Number.isFinite(animation.effect?.getComputedTiming().endTime));
-  await Promise.allSettled(ending.map((animation) => animation.finished));
-}"""
-"""Two frames, then the end of every transition they started: axe reads colours as shown,
-and a colour mid-fade (the header's title, swapped on scrolling) is neither."""
-
 ALL_INVALID = """() => [...document.querySelectorAll("form.calc")].every((form) =>
   form.dataset.state === "invalid" && !form.hasAttribute("aria-busy")
   && form.querySelector("[data-error-for]:not(:empty)"))"""
@@ -69,7 +69,7 @@ ALL_INVALID = """() => [...document.querySelectorAll("form.calc")].every((form) 
 
 def violations(page: Page, where: str) -> list[str]:
     page.evaluate("() => window.scrollTo(0, 0)")
-    page.evaluate(SETTLE)
+    settle(page)
     found: list[str] = page.evaluate(RUN_AXE)
     return [f"{where}: {text}" for text in found]
 
@@ -100,30 +100,101 @@ def audit(page: Page, url: str, where: str) -> list[str]:
     return found
 
 
+SEARCH = None
+"""The task that audits a language's search, open, with results (instead of a page)."""
+
+
+@dataclass
+class Audit:
+    """What auditing one language's pages found, and what its browser contexts saw."""
+
+    found: list[str] = field(default_factory=list)
+    recorder: Recorder = field(default_factory=Recorder)
+    failures: list[str] = field(default_factory=list)
+    """A task that raised (a page that never booted, say): its page and the error."""
+
+
+def audit_search(page: Page, url: str) -> list[str]:
+    """The violations in the search, open, with results, in both schemes."""
+    page.goto(url)
+    page.wait_for_function(THEME_MOUNTED)
+    page.evaluate(AXE)
+    page.locator("input.md-search__input").click()
+    page.keyboard.type("batch")
+    page.wait_for_function("() => document.querySelectorAll('.md-search-result__item').length")
+    found = []
+    for system in SCHEMES:
+        set_scheme(page, system)
+        found += violations(page, f"search results, {system}")
+    return found
+
+
+def audit_worker(
+    tasks: queue.SimpleQueue[tuple[str, str | None]], server: Server, audits: dict[str, Audit]
+) -> None:
+    """Take tasks until none is left, in a chromium of the thread's own.
+
+    Playwright's synchronous API serves one thread: each worker starts its own, with
+    a context (and one page) per language, watched by that language's recorder.
+    """
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        pages: dict[str, Page] = {}
+        try:
+            while True:
+                try:
+                    language, address = tasks.get_nowait()
+                except queue.Empty:
+                    return
+                result = audits[language]
+                if language not in pages:
+                    context = _context(browser, result.recorder, viewport=LAPTOP)
+                    pages[language] = context.new_page()
+                page = pages[language]
+                try:
+                    if address is SEARCH:
+                        result.found += audit_search(page, server.url(LANGUAGES[language]))
+                    else:
+                        result.found += audit(page, server.url(address), address or "home")
+                except Exception as error:
+                    result.failures.append(f"{address}: {error}")
+        finally:
+            browser.close()
+
+
+@pytest.fixture(scope="module")
+def axe_audits(site: Path, server: Server) -> dict[str, Audit]:
+    """Every language's pages and search audited, shared out among ``AUDIT_WORKERS`` chromiums.
+
+    The pages are independent (each is loaded, measured at each width and in each
+    scheme, then put in error), so several are audited at once, one per core.
+    """
+    tasks: queue.SimpleQueue[tuple[str, str | None]] = queue.SimpleQueue()
+    for language in LANGUAGES:
+        for address in [*built_pages(site, language), SEARCH]:
+            tasks.put((language, address))
+    audits = {language: Audit() for language in LANGUAGES}
+    workers = [
+        threading.Thread(target=audit_worker, args=(tasks, server, audits), name=f"axe-{n}")
+        for n in range(AUDIT_WORKERS)
+    ]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    return audits
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_no_page_has_an_axe_violation(
-    browser: Browser, server: Server, site: Path, recorder: Recorder, language: str
+    axe_audits: dict[str, Audit], server: Server, language: str
 ) -> None:
-    context = _context(browser, recorder, viewport=LAPTOP)
-    found: list[str] = []
-    try:
-        page = context.new_page()
-        for address in built_pages(site, language):
-            found += audit(page, server.url(address), address or "home")
-        # Search, open, with results.
-        page.goto(server.url(LANGUAGES[language]))
-        page.wait_for_function(THEME_MOUNTED)
-        page.evaluate(AXE)
-        page.locator("input.md-search__input").click()
-        page.keyboard.type("batch")
-        page.wait_for_function("() => document.querySelectorAll('.md-search-result__item').length")
-        for system in SCHEMES:
-            set_scheme(page, system)
-            found += violations(page, f"search results, {system}")
-    finally:
-        context.close()
-    _check(recorder, server.origin)
-    assert found == [], "\n".join(found)
+    audit = axe_audits[language]
+    assert audit.failures == [], "\n".join(audit.failures)
+    _check(audit.recorder, server.origin)
+    assert audit.found == [], "\n".join(audit.found)
 
 
 @pytest.fixture(scope="module")
@@ -296,7 +367,7 @@ def test_a_glossary_term_shows_its_definition_on_keyboard_focus(
     page.wait_for_function(THEME_MOUNTED)
     tab_until(page, {"tag": "ABBR"})
     page.wait_for_function("() => document.querySelector('.md-tooltip2--active')")
-    page.wait_for_timeout(300)  # the tooltip's transition
+    settle(page)  # the tooltip's transition, over
     focused = page.evaluate(TOOLTIP)
     assert focused["text"] == first[2]
     assert focused["tip"] == unescape(first[1])

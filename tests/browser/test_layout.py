@@ -27,6 +27,7 @@ from tests.support.site import ROOT
 
 from .conftest import PREFIX, Recorder, _check, _context
 from .expected import CALCULATOR_PAGES, LANGUAGES, page_path
+from .helpers import settle
 
 pytestmark = pytest.mark.browser
 
@@ -257,7 +258,7 @@ def test_no_page_scrolls_sideways_on_a_phone(
         page.wait_for_function(THEME_MOUNTED)
         # The language menu, opened.
         page.hover(".md-select")
-        page.wait_for_timeout(300)
+        settle(page)
     measured = page.evaluate(OVERFLOW)
     assert measured["scrollWidth"] <= measured["innerWidth"], measured
     assert measured["menu"] <= measured["innerWidth"], measured
