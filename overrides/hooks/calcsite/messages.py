@@ -107,6 +107,8 @@ UI: dict[str, str] = {
     "embed.copied": "Embed code copied",
     "embed.copy_failed": "Copy failed: the embed code is below the button",
     "embed.full_page": "{title}: the full page, with the explanation",
+    # The last column of a list output (the planner's plans): each row's case in other forms.
+    "table.open": "Open this case in",
 }
 
 _FR: dict[str, str] = {
@@ -296,6 +298,100 @@ _FR: dict[str, str] = {
         "Aucun découpage ne tient dans la mémoire d’un accélérateur, même avec ZeRO-3 et le "
         "recalcul complet : plus d’accélérateurs, ou plus de mémoire par accélérateur."
     ),
+    # The training planner.
+    "Training planner": "Planificateur d’entraînement",
+    "Search the layouts": "Explorer les découpages",
+    "Check a parallel layout": "Vérifier un découpage parallèle",
+    "Model": "Modèle",
+    "Cluster": "Cluster",
+    "Layers": "Couches",
+    "Hidden size": "Dimension cachée",
+    "Attention heads": "Têtes d’attention",
+    "Key-value heads": "Têtes clé-valeur",
+    "Must divide the attention heads; a multiple of the tensor-parallel degree.": (
+        "Doit diviser le nombre de têtes d’attention et être un multiple du degré de "
+        "parallélisme tensoriel."
+    ),
+    "Must divide the attention heads.": "Doit diviser le nombre de têtes d’attention.",
+    "MLP hidden size": "Dimension cachée du MLP",
+    "MLP": "MLP",
+    "GeLU (two matrices)": "GeLU (deux matrices)",
+    "SwiGLU (three matrices)": "SwiGLU (trois matrices)",
+    "GeLU, as GPT-3, or SwiGLU, as LLaMA: a third more MLP weights at the same f.": (
+        "GeLU, comme GPT-3, ou SwiGLU, comme LLaMA\u00a0: un tiers de poids en plus dans le MLP "
+        "à f égal."
+    ),
+    "Vocabulary": "Vocabulaire",
+    "Must be a multiple of the tensor-parallel degree times the pipeline stages.": (
+        "Doit être un multiple du degré de parallélisme tensoriel multiplié par le nombre "
+        "d’étages du pipeline."
+    ),
+    "Peak per device": "Performance crête par accélérateur",
+    "Memory per device": "Mémoire par accélérateur",
+    "Matrix-product efficiency": "Efficacité des produits matriciels",
+    "Bus bandwidth inside a node": "Bande passante de bus dans un nœud",
+    "Bus bandwidth of a node across nodes": "Bande passante de bus d’un nœud entre nœuds",
+    "Latency per step": "Latence par étape",
+    (
+        "Must be a multiple of the micro-batch times the data-parallel replicas, and of that "
+        "times the stages when interleaving."
+    ): (
+        "Doit être un multiple du micro-lot multiplié par le nombre de répliques en parallélisme "
+        "de données et, avec plus d’un segment par accélérateur, de ce produit multiplié par le "
+        "nombre d’étages."
+    ),
+    "Micro-batch": "Micro-lot",
+    "Must divide the attention heads, the key-value heads and the MLP size.": (
+        "Doit diviser le nombre de têtes d’attention, celui de têtes clé-valeur et la dimension "
+        "cachée du MLP."
+    ),
+    "Must divide the layers (times the chunks when interleaving).": (
+        "Doit diviser le nombre de couches (multiplié par le nombre de segments s’il y en a "
+        "plus d’un)."
+    ),
+    "More than 1 only with more than one pipeline stage.": (
+        "Supérieur à 1 seulement si le pipeline compte plus d’un étage."
+    ),
+    "ZeRO stage": "Niveau de ZeRO",
+    "0: nothing sharded": "0\u00a0: aucun partitionnement",
+    "1: optimizer states (distributed optimizer)": (
+        "1\u00a0: état de l’optimiseur (optimiseur distribué)"
+    ),
+    "2: and gradients": "2\u00a0: et les gradients",
+    "3: and weights": "3\u00a0: et les poids",
+    "What the data-parallel replicas shard; 1 is Megatron-LM's distributed optimizer.": (
+        "Ce que partitionnent les répliques en parallélisme de données\u202f; 1 correspond à "
+        "l’optimiseur distribué de Megatron-LM."
+    ),
+    "Activation recomputation": "Recalcul des activations",
+    "None": "Aucun",
+    "Selective (attention scores)": "Sélectif (scores d’attention)",
+    "Full (every layer)": "Complet (toutes les couches)",
+    "What the backward pass recomputes instead of keeping.": (
+        "Ce que la passe arrière recalcule au lieu de le conserver."
+    ),
+    "Sequence parallelism": "Parallélisme de séquence",
+    "On": "Activé",
+    "Off": "Désactivé",
+    "Splits the LayerNorms and dropouts over the tensor-parallel ranks too.": (
+        "Répartit aussi les LayerNorm et les dropouts entre les rangs du parallélisme tensoriel."
+    ),
+    "Parameters": "Paramètres",
+    "Weights": "Poids",
+    "Optimizer states": "État de l’optimiseur",
+    "Activations": "Activations",
+    "Tensor-parallel traffic": "Trafic du parallélisme tensoriel",
+    "Pipeline traffic": "Trafic du pipeline",
+    "Data-parallel traffic": "Trafic du parallélisme de données",
+    "Step time": "Durée d’un pas",
+    "Throughput": "Débit",
+    "Model FLOP/s per device": "FLOP/s du modèle par accélérateur",
+    "Model FLOPs utilisation": "Utilisation des FLOPs du modèle (MFU)",
+    "Hardware FLOPs utilisation": "Utilisation des FLOPs matériels (HFU)",
+    "Layouts considered": "Découpages envisagés",
+    "Layouts that fit": "Découpages qui tiennent en mémoire",
+    "Fastest step time": "Durée minimale d’un pas",
+    "Its model FLOPs utilisation": "Son utilisation des FLOPs du modèle (MFU)",
     "GB": "Go",
     "TFLOP/s": "TFLOP/s",
     "tokens/s": "jetons/s",
@@ -463,6 +559,7 @@ _FR: dict[str, str] = {
     "FP32": "FP32",
     "pre-training, phase 1": "pré-entraînement, phase 1",
     "pre-training, phase 2": "pré-entraînement, phase 2",
+    UI["table.open"]: "Ouvrir ce cas dans",
 }
 
 _IT: dict[str, str] = {
@@ -650,6 +747,97 @@ _IT: dict[str, str] = {
         "Nessuna suddivisione entra nella memoria di un dispositivo, nemmeno con ZeRO-3 e il "
         "ricalcolo completo: servono più dispositivi, o più memoria per dispositivo."
     ),
+    # The training planner.
+    "Training planner": "Pianificatore dell’addestramento",
+    "Search the layouts": "Esplorare le suddivisioni",
+    "Check a parallel layout": "Verificare una suddivisione parallela",
+    "Model": "Modello",
+    "Cluster": "Cluster",
+    "Layers": "Strati",
+    "Hidden size": "Dimensione nascosta",
+    "Attention heads": "Teste di attenzione",
+    "Key-value heads": "Teste chiave-valore",
+    "Must divide the attention heads; a multiple of the tensor-parallel degree.": (
+        "Deve dividere il numero di teste di attenzione ed essere un multiplo del grado di "
+        "parallelismo tensoriale."
+    ),
+    "Must divide the attention heads.": "Deve dividere il numero di teste di attenzione.",
+    "MLP hidden size": "Dimensione nascosta dell’MLP",
+    "MLP": "MLP",
+    "GeLU (two matrices)": "GeLU (due matrici)",
+    "SwiGLU (three matrices)": "SwiGLU (tre matrici)",
+    "GeLU, as GPT-3, or SwiGLU, as LLaMA: a third more MLP weights at the same f.": (
+        "GeLU, come GPT-3, o SwiGLU, come LLaMA: un terzo di pesi in più nell’MLP a parità di f."
+    ),
+    "Vocabulary": "Vocabolario",
+    "Must be a multiple of the tensor-parallel degree times the pipeline stages.": (
+        "Deve essere un multiplo del grado di parallelismo tensoriale per il numero di stadi "
+        "della pipeline."
+    ),
+    "Peak per device": "Prestazioni di picco per dispositivo",
+    "Memory per device": "Memoria per dispositivo",
+    "Matrix-product efficiency": "Efficienza dei prodotti matriciali",
+    "Bus bandwidth inside a node": "Banda di bus all’interno di un nodo",
+    "Bus bandwidth of a node across nodes": "Banda di bus di un nodo tra nodi",
+    "Latency per step": "Latenza per passo",
+    (
+        "Must be a multiple of the micro-batch times the data-parallel replicas, and of that "
+        "times the stages when interleaving."
+    ): (
+        "Deve essere un multiplo del micro-batch per il numero di repliche in parallelismo dei "
+        "dati e, con più di un chunk per dispositivo, di questo prodotto per il numero di stadi."
+    ),
+    "Micro-batch": "Micro-batch",
+    "Must divide the attention heads, the key-value heads and the MLP size.": (
+        "Deve dividere il numero di teste di attenzione, quello di teste chiave-valore e la "
+        "dimensione nascosta dell’MLP."
+    ),
+    "Must divide the layers (times the chunks when interleaving).": (
+        "Deve dividere il numero di strati (moltiplicato per il numero di chunk, se più di uno)."
+    ),
+    "More than 1 only with more than one pipeline stage.": (
+        "Maggiore di 1 solo se la pipeline ha più di uno stadio."
+    ),
+    "ZeRO stage": "Livello di ZeRO",
+    "0: nothing sharded": "0: nessun partizionamento",
+    "1: optimizer states (distributed optimizer)": (
+        "1: stato dell’ottimizzatore (ottimizzatore distribuito)"
+    ),
+    "2: and gradients": "2: e i gradienti",
+    "3: and weights": "3: e i pesi",
+    "What the data-parallel replicas shard; 1 is Megatron-LM's distributed optimizer.": (
+        "Che cosa partizionano le repliche in parallelismo dei dati; 1 corrisponde "
+        "all’ottimizzatore distribuito di Megatron-LM."
+    ),
+    "Activation recomputation": "Ricalcolo delle attivazioni",
+    "None": "Nessuno",
+    "Selective (attention scores)": "Selettivo (punteggi di attenzione)",
+    "Full (every layer)": "Completo (tutti gli strati)",
+    "What the backward pass recomputes instead of keeping.": (
+        "Che cosa la backward pass ricalcola invece di conservarlo."
+    ),
+    "Sequence parallelism": "Parallelismo di sequenza",
+    "On": "Attivo",
+    "Off": "Disattivo",
+    "Splits the LayerNorms and dropouts over the tensor-parallel ranks too.": (
+        "Ripartisce anche le LayerNorm e i dropout tra i rank del parallelismo tensoriale."
+    ),
+    "Parameters": "Parametri",
+    "Weights": "Pesi",
+    "Optimizer states": "Stato dell’ottimizzatore",
+    "Activations": "Attivazioni",
+    "Tensor-parallel traffic": "Traffico del parallelismo tensoriale",
+    "Pipeline traffic": "Traffico della pipeline",
+    "Data-parallel traffic": "Traffico del parallelismo dei dati",
+    "Step time": "Durata di un passo",
+    "Throughput": "Throughput",
+    "Model FLOP/s per device": "FLOP/s del modello per dispositivo",
+    "Model FLOPs utilisation": "Utilizzo dei FLOP del modello (MFU)",
+    "Hardware FLOPs utilisation": "Utilizzo dei FLOP hardware (HFU)",
+    "Layouts considered": "Suddivisioni considerate",
+    "Layouts that fit": "Suddivisioni che entrano in memoria",
+    "Fastest step time": "Durata minima di un passo",
+    "Its model FLOPs utilisation": "Il suo utilizzo dei FLOP del modello (MFU)",
     "GB": "GB",
     "TFLOP/s": "TFLOP/s",
     "tokens/s": "token/s",
@@ -811,6 +999,7 @@ _IT: dict[str, str] = {
     "FP32": "FP32",
     "pre-training, phase 1": "pre-addestramento, fase 1",
     "pre-training, phase 2": "pre-addestramento, fase 2",
+    UI["table.open"]: "Aprire questo caso in",
 }
 
 CATALOGS: dict[str, dict[str, str]] = {"en": {}, "fr": _FR, "it": _IT}
