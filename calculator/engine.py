@@ -119,3 +119,25 @@ def display_rows(table: Table, rows: Sequence[Row]) -> list[dict[str, str]]:
         {column.name: display_cell(column, row[column.name]) for column in table.columns}
         for row in rows
     ]
+
+
+def related_rows(
+    table: Table, inputs: Mapping[str, Value | str | None], rows: Sequence[Row]
+) -> list[dict[str, dict[str, str]]]:
+    """Each row's cases in other calculators (:attr:`Table.related`), as links write them.
+
+    Numbers are written exactly in plain notation, choices as their option's value; a
+    table without ``related`` gives an empty mapping per row.
+    """
+    if table.related is None:
+        return [{} for _ in rows]
+    return [
+        {
+            target: {
+                name: value if isinstance(value, str) else plain(value)
+                for name, value in case.items()
+            }
+            for target, case in table.related(inputs, row).items()
+        }
+        for row in rows
+    ]

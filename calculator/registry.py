@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from .calculators import data_parallel_scaling, effective_batch_size, pipeline_bubble
+from .calculators import (
+    data_parallel_scaling,
+    effective_batch_size,
+    pipeline_bubble,
+    training_planner,
+)
 from .errors import UnknownCalculatorError
 from .spec import Calculator
 
@@ -17,6 +22,7 @@ CALCULATORS: MappingProxyType[str, Calculator] = MappingProxyType(
             data_parallel_scaling.CALCULATOR,
             effective_batch_size.CALCULATOR,
             pipeline_bubble.CALCULATOR,
+            training_planner.CALCULATOR,
         )
     }
 )

@@ -30,6 +30,9 @@ __all__ = [
     "Mode",
     "Option",
     "Output",
+    "Preset",
+    "Presets",
+    "Related",
     "Result",
     "Row",
     "Style",
@@ -260,6 +263,9 @@ Cell = Value | str
 Row = Mapping[str, Cell]
 """One row of a table: a cell for every column, by column name."""
 
+Related = Callable[[Mapping[str, "Value | str | None"], Row], Mapping[str, Mapping[str, Cell]]]
+"""What :attr:`Table.related` is: a row's cases in other calculators, by ``slug/mode``."""
+
 MAX_ROWS = 1000
 """Most rows a table may declare: a reply is a page's worth of rows, not a data set."""
 
@@ -287,6 +293,15 @@ class Table:
     table); empty for every column. The reply always holds every column."""
     help: str = ""
     """One English sentence for the reference: what a row is and how rows are ordered."""
+    page_rows: int = 0
+    """Most rows a page shows, the first ones; 0 for all of them. Scripts and the
+    command line get every row."""
+    related: Related | None = None
+    """The cases a row opens in other calculators: ``related(inputs, row)`` gives, by
+    ``slug/mode``, that mode's inputs (numbers, or option values) for the row, from the
+    request's parsed inputs and the row. The site links each row to them."""
+    opens: tuple[str, ...] = ()
+    """The ``slug/mode`` of every case :attr:`related` gives, in the order it gives them."""
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):
@@ -297,6 +312,10 @@ class Table:
         # bool is an int: a limit of True is a mistake, not one row.
         if isinstance(self.limit, bool) or not 1 <= self.limit <= MAX_ROWS:
             raise SpecError(f"{self.name}: limit must be a whole number from 1 to {MAX_ROWS}")
+        if (self.related is None) != (not self.opens) or len(set(self.opens)) != len(self.opens):
+            raise SpecError(f"{self.name}: related and opens go together, opens without repeats")
+        if isinstance(self.page_rows, bool) or not 0 <= self.page_rows <= self.limit:
+            raise SpecError(f"{self.name}: page_rows must be a whole number from 0 to the limit")
         if len(set(self.shown)) != len(self.shown) or not set(self.shown) <= set(names):
             raise SpecError(f"{self.name}: shown must name distinct columns of the table")
 
@@ -311,6 +330,93 @@ class Table:
     def compact(self) -> tuple[Column, ...]:
         """The columns a compact view shows, in order: ``shown``, or every column."""
         return tuple(self.column(name) for name in self.shown) if self.shown else self.columns
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Preset:
+    """One named set of values that fills some of a mode's fields, with its source.
+
+    A preset is not an input: picking one writes its values into the fields, where the
+    reader sees and may change them, and the compute function never learns a preset
+    was used. So no figure is hidden behind a name.
+    """
+
+    value: str
+    """Stable public name (kebab-case), as the command line and links write it."""
+    label: str
+    """Short English label; the site translates it."""
+    values: Mapping[str, Value | str]
+    """The fields it fills, by input name: numbers for inputs, option values for choices."""
+    source: str
+    """Where the figures come from: the data sheet, paper or configuration, in English."""
+    url: str = ""
+    """The source's address, when it has one."""
+
+    def __post_init__(self) -> None:
+        if not _SLUG.match(self.value):
+            raise SpecError(f"preset value {self.value!r} must be kebab-case")
+        if not self.label or not self.values or not self.source:
+            raise SpecError(f"preset {self.value!r} needs a label, values and a source")
+        if self.url and not self.url.startswith("https://"):
+            raise SpecError(f"preset {self.value!r}: url must be https")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Presets:
+    """A list of presets shown as one pick above a mode's form (devices, models...)."""
+
+    name: str
+    """Stable public name (snake_case), distinct from the mode's inputs."""
+    label: str
+    """Short English label; the site translates it."""
+    options: tuple[Preset, ...]
+    """The presets, in display order."""
+    help: str = ""
+    """One English sentence: what picking one fills in."""
+
+    def __post_init__(self) -> None:
+        if not _NAME.match(self.name) or self.name in _RESERVED:
+            raise SpecError(f"presets name {self.name!r} must be snake_case and not reserved")
+        values = [option.value for option in self.options]
+        if not values or len(set(values)) != len(values):
+            raise SpecError(f"{self.name}: presets need distinct values")
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        """Every input name some preset fills, in first-seen order."""
+        return tuple(dict.fromkeys(name for option in self.options for name in option.values))
+
+    def option(self, value: str) -> Preset:
+        """Return the preset whose value is ``value``."""
+        for option in self.options:
+            if option.value == value:
+                return option
+        raise KeyError(value)
+
+
+def _check_presets(mode: str, presets: tuple[Presets, ...], fields: Sequence[Field]) -> None:
+    by_name = {item.name: item for item in fields}
+    names = [item.name for item in presets]
+    if len(set(names)) != len(names) or set(names) & set(by_name):
+        raise SpecError(f"mode {mode}: presets names must be distinct from each other and inputs")
+    for group in presets:
+        for option in group.options:
+            for name, value in option.values.items():
+                spec = by_name.get(name)
+                if spec is None:
+                    raise SpecError(f"{group.name}/{option.value}: {name!r} is not an input")
+                if isinstance(spec, Choice):
+                    accepted = value in spec.values
+                else:
+                    accepted = (
+                        isinstance(value, int | float)
+                        and not isinstance(value, bool)
+                        and math.isfinite(value)
+                        and (not spec.integer or float(value).is_integer())
+                        and spec.accepts(value)
+                    )
+                if not accepted:
+                    raise SpecError(f"{group.name}/{option.value}: {value!r} is not a valid {name}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -376,6 +482,8 @@ class Mode:
     """The chart drawn beside the results, if the mode has one."""
     tables: tuple[Table, ...] = ()
     """List outputs, shown after the outputs; their names share the outputs' namespace."""
+    presets: tuple[Presets, ...] = ()
+    """Named sets of values the form offers to fill some inputs (never inputs themselves)."""
 
     def __post_init__(self) -> None:
         if not _SLUG.match(self.name):
@@ -392,6 +500,7 @@ class Mode:
             raise SpecError(
                 f"mode {self.name}: table names must differ from each other and the outputs'"
             )
+        _check_presets(self.name, self.presets, self.inputs)
         grouped = [name for _, members in self.groups for name in members]
         if self.groups and sorted(grouped) != sorted(names):
             raise SpecError(f"mode {self.name}: groups must list every input exactly once")

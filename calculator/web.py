@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from .charts import Labels, render
-from .engine import display_decimal, display_rows, run
+from .engine import display_decimal, display_rows, related_rows, run
 from .errors import CalculatorError, InvalidInputs, UnknownCalculatorError
 from .notation import Notation, localise
 from .registry import get
@@ -49,7 +49,11 @@ def evaluate(
         rounded as that output is, an input's written exactly in plain notation,
         a choice's as its option's value (so that a row's input cells, with the
         request's own fields, make a link to another mode's case). Every row has
-        every column, in declared order; a table may be an empty list. On failure:
+        every column, in declared order; a table may be an empty list. Such a reply
+        also holds ``"related": {table: [{"slug/mode": {input: text}}, ...]}``, each
+        row's cases in other calculators (:attr:`calculator.spec.Table.related`), in
+        plain notation, one mapping per row (empty for a table that links nowhere).
+        On failure:
         ``{"ok": false, "calculator", "mode", "errors": [{"field", "code",
         "bound"}, ...]}`` with every bad field; an unexpected fault in a compute
         function is the error code ``internal``.
@@ -132,6 +136,12 @@ def _evaluate(  # noqa: PLR0911 -- one early reply per kind of bad request
         },
         warnings=list(result.warnings),
     )
+    if mode.tables:
+        parsed = parse_inputs(mode, raw)
+        reply["related"] = {
+            table.name: related_rows(table, parsed, result.tables[table.name])
+            for table in mode.tables
+        }
     if labels is not None:
         reply["chart"] = _chart(calculator.slug, mode, raw, labels, language)
     return json.dumps(reply, allow_nan=False)

@@ -31,7 +31,7 @@ Megatron-LM files are cited at commit d98e8a64ddf34856e74b24714e3bedb2f5a39553
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from types import MappingProxyType
@@ -39,7 +39,18 @@ from typing import Any
 
 from ..decimals import exact
 from ..errors import InputError, InvalidInputs
-from ..spec import Calculator, Choice, Input, Mode, Option, Output, Result, Row, Table
+from ..spec import (
+    Calculator,
+    Cell,
+    Choice,
+    Input,
+    Mode,
+    Option,
+    Output,
+    Result,
+    Row,
+    Table,
+)
 from .data_parallel_scaling import (
     MAX_BUS_BANDWIDTH,
     MAX_LATENCY,
@@ -356,7 +367,7 @@ def _ring(
     return move + steps / 10**6
 
 
-def _data_time(
+def data_request(
     held: Fraction,
     *,
     tensor: int,
@@ -366,8 +377,9 @@ def _data_time(
     intra_bandwidth: float,
     inter_bandwidth: float,
     latency: float,
-) -> Fraction:
-    """Seconds of the data-parallel reduction of the ``held`` parameters' gradients.
+    compute_time: float = 1,
+) -> dict[str, Any]:
+    """The data-parallel estimate's inputs for the reduction of the ``held`` parameters' gradients.
 
     The data-parallel estimate's own model of the stage's fp32 gradients, one call after
     the backward pass (``--overlap-grad-reduce`` is off by default, ``arguments.py`` lines
@@ -383,20 +395,25 @@ def _data_time(
     else:
         per_node = max(1, devices_per_node // tensor)
         bandwidth = exact(inter_bandwidth) * per_node / devices_per_node
-    reduction = estimate(
-        parameters=math.ceil(held),
-        bytes_per_value=GRADIENT_BYTES,
-        bucket_size=0,
-        sharding=SHARDING[zero],
-        devices=data_parallel,
-        devices_per_node=per_node,
-        bus_bandwidth=float(bandwidth),
-        algorithm="ring",
-        latency=latency,
-        network_latency=latency,
-        compute_time=1,
-        overlap=0,
-    )
+    return {
+        "parameters": math.ceil(held),
+        "bytes_per_value": GRADIENT_BYTES,
+        "bucket_size": 0,
+        "sharding": SHARDING[zero],
+        "devices": data_parallel,
+        "devices_per_node": per_node,
+        "bus_bandwidth": float(bandwidth),
+        "algorithm": "ring",
+        "latency": latency,
+        "network_latency": latency,
+        "compute_time": compute_time,
+        "overlap": 0,
+    }
+
+
+def _data_time(held: Fraction, **layout: Any) -> Fraction:
+    """Seconds of the data-parallel reduction priced by the estimate (:func:`data_request`)."""
+    reduction = estimate(**data_request(held, **layout))
     return Fraction(reduction.values["allreduce_time"] or 0) / 1000
 
 
@@ -690,9 +707,11 @@ def check(
 # --------------------------------------------------------------------------- search
 
 PLANS = 20
-"""Most plans a search returns. The page shows ten and can reveal ten more without
-computing again; each plan costs one exact check (about 0.2 ms) and two kilobytes of
-reply, so twenty keep both small."""
+"""Most plans a search returns: each costs one exact check (about 0.2 ms) and two
+kilobytes of reply, so twenty keep both small."""
+
+PAGE_PLANS = 10
+"""The plans a page lists: the first ten; scripts and the command line get all of them."""
 
 MAX_LAYOUTS = 20_000
 """Most (t, p, b, v) layouts a search considers; more is refused (``too_many_layouts``).
@@ -1540,11 +1559,66 @@ SEARCH_OUTPUTS = (
     ),
 )
 
+
+def related(inputs: Mapping[str, Any], row: Row) -> dict[str, dict[str, Cell]]:
+    """The cases a plan opens: its ``check``, and the three calculators it is made of.
+
+    Args:
+        inputs: The search's parsed inputs.
+        row: One plan of :func:`search`.
+
+    Returns:
+        By ``slug/mode``: the check mode's inputs (the search's with the plan's layout);
+        the pipeline bubble of its p, m and v; the global batch its micro-batch makes
+        through its layout; and the data-parallel estimate of its gradient reduction,
+        exactly as the check mode priced it (:func:`data_request`), against its compute
+        time, so that the estimate's efficiency is the share of compute the exposed
+        reduction leaves.
+    """
+    layout = {name: row[name] for name in LAYOUT}
+    fields = {**inputs, **layout}
+    tensor, pipeline = int(row["tensor"]), int(row["pipeline"])
+    micro_batches = int(row["micro_batches"])
+    held = stage_parameters(_shape(fields), tensor=tensor, pipeline=pipeline)
+    request = data_request(
+        held,
+        tensor=tensor,
+        data_parallel=int(row["data_parallel"]),
+        devices_per_node=int(fields["devices_per_node"]),
+        zero=int(row["zero"]),
+        intra_bandwidth=float(fields["intra_bandwidth"]),
+        inter_bandwidth=float(fields["inter_bandwidth"]),
+        latency=float(fields["latency"]),
+        compute_time=float(exact(row["compute_time"]) * 1000),
+    )
+    return {
+        "training-planner/check": {
+            name: value for name, value in fields.items() if value is not None
+        },
+        "pipeline-bubble/bubble": {
+            "stages": pipeline,
+            "micro_batches": micro_batches,
+            "chunks": int(row["interleave"]),
+        },
+        "effective-batch-size/global-batch": {
+            "micro_batch": int(row["micro_batch"]),
+            "accumulation_steps": micro_batches,
+            "world_size": int(fields["devices"]),
+            "tensor_parallel": tensor,
+            "pipeline_parallel": pipeline,
+            "context_parallel": 1,
+            "sequence_length": int(fields["sequence"]),
+        },
+        "data-parallel-scaling/estimate": dict(request),
+    }
+
+
 PLANS_TABLE = Table(
     name="plans",
     label="Fastest plans",
     columns=(*(spec for spec in INPUTS if spec.name in LAYOUT), *OUTPUTS),
     limit=PLANS,
+    page_rows=PAGE_PLANS,
     shown=(
         "tensor",
         "pipeline",
@@ -1562,6 +1636,13 @@ PLANS_TABLE = Table(
         "For each layout that fits, its fastest ZeRO stage and recomputation, with sequence "
         "parallelism wherever t > 1; fastest first. Each row is a check case: the search's "
         "inputs with the row's layout."
+    ),
+    related=related,
+    opens=(
+        "training-planner/check",
+        "pipeline-bubble/bubble",
+        "effective-batch-size/global-batch",
+        "data-parallel-scaling/estimate",
     ),
 )
 """The plans: the check mode's layout inputs and its outputs, declared there once."""

@@ -78,7 +78,7 @@ def on_page_markdown(markdown: str, page: MkDocsPage, config: MkDocsConfig, **_:
     try:
         # A page with a form loads the engine; the template reads this list.
         page.meta["calc_inputs"] = list(form_inputs(markdown))
-        markdown = expand(markdown, Page(language=language, env=env))
+        markdown = expand(markdown, Page(language=language, env=env, url=page.url))
     except DirectiveError as error:
         raise PluginError(f"{page.file.src_uri}: {error}") from error
     # Every page needs its own search-engine description; a missing one also

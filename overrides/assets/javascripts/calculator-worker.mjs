@@ -76,7 +76,21 @@ function plurals(values, locale) {
   return categories;
 }
 
-function texts(reply, locale, styles) {
+// A list output's rows as the page shows them: an output's cell by its style, an
+// input's number as a number, a choice's value as it is (the page words it).
+function tableTexts(rows, columns, locale) {
+  if (!Array.isArray(rows) || !Array.isArray(columns)) return [];
+  return rows.map((row) =>
+    columns.map(({ name, kind, style }) => {
+      const cell = row?.[name];
+      if (kind === "choice") return String(cell);
+      if (kind === "output") return formatDisplay(cell, style, locale);
+      return formatDisplay(cell, "number", locale);
+    }),
+  );
+}
+
+function texts(reply, locale, styles, tables) {
   const inputs = plurals(reply?.plain, locale);
   if (reply?.ok) {
     const display = reply.display && typeof reply.display === "object" ? reply.display : {};
@@ -84,7 +98,11 @@ function texts(reply, locale, styles) {
     for (const [name, style] of Object.entries(styles || {})) {
       outputs[name] = formatDisplay(display[name], style, locale);
     }
-    return { outputs, plurals: { inputs, outputs: plurals(display, locale) } };
+    const rows = {};
+    for (const [name, columns] of Object.entries(tables || {})) {
+      rows[name] = tableTexts(display[name], columns, locale);
+    }
+    return { outputs, tables: rows, plurals: { inputs, outputs: plurals(display, locale) } };
   }
   const errors = reply && Array.isArray(reply.errors) ? reply.errors : [];
   return {
@@ -181,7 +199,7 @@ async function boot(settings) {
   post({ type: "ready", seconds: (performance.now() - started) / 1000 });
 }
 
-function compute({ id, slug, request, notation, locale, styles, labels }) {
+function compute({ id, slug, request, notation, locale, styles, tables, labels }) {
   try {
     // With labels (a form that has a chart), the reply holds the core's chart too.
     const text = evaluate(
@@ -191,7 +209,7 @@ function compute({ id, slug, request, notation, locale, styles, labels }) {
       typeof labels === "string" ? labels : undefined,
     );
     const reply = JSON.parse(text);
-    post({ id, reply, texts: texts(reply, locale, styles) });
+    post({ id, reply, texts: texts(reply, locale, styles, tables) });
   } catch (error) {
     post({ id, error: String(error) });
   }

@@ -211,6 +211,79 @@ class Chart {
   }
 }
 
+// ---------------------------------------------------------------- a list output
+
+// A table of the form's results (the planner's plans), redrawn from the worker's
+// reply by the description the build wrote in data-table (calcsite/result_tables.py):
+// each shown column's kind, a choice's option labels, and every case a row opens.
+class ResultTable {
+  static of(form) {
+    return [...form.querySelectorAll("table[data-table]")]
+      .map((element) => {
+        const spec = parseObject(element.dataset.table);
+        const body = element.querySelector("[data-rows]");
+        return body && Array.isArray(spec.columns) ? new ResultTable(spec, body) : null;
+      })
+      .filter(Boolean);
+  }
+
+  constructor(spec, body) {
+    this.spec = spec;
+    this.body = body;
+    this.example = [...body.children].map((row) => row.cloneNode(true));
+  }
+
+  // What the worker formats, by column: outputs by style, input numbers as numbers,
+  // choices left as their values, which this script words.
+  get columns() {
+    return this.spec.columns;
+  }
+
+  // A row's address in another form, as calcsite.result_tables.link writes it.
+  static link(target, tcase) {
+    const params = new URLSearchParams();
+    if (target.mode) params.set("mode", target.mode);
+    for (const [name, value] of Object.entries(tcase)) params.set(name, String(value));
+    return `${target.href}?${params.toString()}#${target.anchor}`;
+  }
+
+  show(texts, related) {
+    const limit = this.spec.rows || texts.length;
+    const targets = this.spec.targets ?? {};
+    const options = this.spec.options ?? {};
+    const rows = texts.slice(0, limit).map((cells, index) => {
+      const tr = document.createElement("tr");
+      for (const [column, cell] of this.spec.columns.entries()) {
+        const td = document.createElement("td");
+        td.textContent =
+          cell.kind === "choice" ? (options[cell.name]?.[cells[column]] ?? cells[column]) : cells[column];
+        tr.append(td);
+      }
+      const td = document.createElement("td");
+      const list = document.createElement("ul");
+      list.className = "calc__links";
+      for (const [name, tcase] of Object.entries(related[index] ?? {})) {
+        const target = targets[name];
+        if (!target || !tcase || typeof tcase !== "object") continue;
+        const item = document.createElement("li");
+        const anchor = document.createElement("a");
+        anchor.href = ResultTable.link(target, tcase);
+        anchor.textContent = target.words;
+        item.append(anchor);
+        list.append(item);
+      }
+      td.append(list);
+      tr.append(td);
+      return tr;
+    });
+    this.body.replaceChildren(...rows);
+  }
+
+  restore() {
+    this.body.replaceChildren(...this.example.map((row) => row.cloneNode(true)));
+  }
+}
+
 class Calc {
   constructor(form) {
     this.form = form;
@@ -252,6 +325,7 @@ class Calc {
     this.warnings = form.querySelector("ul[data-warnings]");
     this.copy = form.querySelector('button[data-action="copy-link"]');
     this.chart = Chart.of(form);
+    this.tables = ResultTable.of(form);
     this.live = this.outputs.length ? this.outputs[0].closest("[aria-live]") : null;
     // The pre-rendered example, to restore if the engine fails.
     this.example = {
@@ -416,7 +490,7 @@ class Calc {
     this.plain = plain ? { texts: this.sent, values: plain } : null;
     this.showNotes(reply && Array.isArray(reply.notes) ? reply.notes : []);
     this.showUnits(shown.plurals ?? {});
-    if (reply?.ok) this.showResults(reply, shown.outputs ?? {});
+    if (reply?.ok) this.showResults(reply, shown.outputs ?? {}, shown.tables ?? {});
     else {
       const errors = reply && Array.isArray(reply.errors) ? reply.errors : [];
       this.showErrors(errors, Array.isArray(shown.bounds) ? shown.bounds : []);
@@ -477,7 +551,7 @@ class Calc {
     for (const [index, output] of this.outputs.entries()) setText(output, texts[index]);
   }
 
-  showResults(reply, texts) {
+  showResults(reply, texts, tableTexts) {
     this.clearErrors();
     this.setOutputs(this.outputs.map((output) => texts[output.dataset.output] ?? DASH));
     if (this.warnings) {
@@ -498,6 +572,11 @@ class Calc {
     if (this.chart) {
       if (typeof reply.chart === "string") this.chart.show(reply.chart);
       else this.chart.hide("");
+    }
+    for (const table of this.tables) {
+      const rows = tableTexts[table.spec.name];
+      const related = reply.related?.[table.spec.name];
+      table.show(Array.isArray(rows) ? rows : [], Array.isArray(related) ? related : []);
     }
     this.form.classList.remove("calc--stale");
     this.setState("ready");
@@ -524,6 +603,7 @@ class Calc {
     this.setOutputs(this.outputs.map(() => DASH));
     if (this.warnings) this.warnings.replaceChildren();
     if (this.chart) this.chart.hide(this.messages.invalid ?? "");
+    for (const table of this.tables) table.show([], []);
     this.form.classList.add("calc--stale");
     this.setState("invalid", general.length ? general.join(" ") : this.messages.invalid);
   }
@@ -534,10 +614,12 @@ class Calc {
     if (this.isExample()) {
       this.setOutputs(this.example.outputs);
       if (this.chart) this.chart.restore();
+      for (const table of this.tables) table.restore();
       this.form.classList.remove("calc--stale");
     } else {
       this.setOutputs(this.outputs.map(() => DASH));
       if (this.chart) this.chart.hide(this.messages.loading ?? "");
+      for (const table of this.tables) table.show([], []);
       this.form.classList.add("calc--stale");
     }
   }
@@ -582,6 +664,7 @@ class Calc {
       this.warnings.replaceChildren(...this.example.warnings.map((li) => li.cloneNode(true)));
     }
     if (this.chart) this.chart.restore();
+    for (const table of this.tables) table.restore();
     this.form.classList.remove("calc--stale");
     this.setBusy(false);
     this.setState("failed");
@@ -777,6 +860,7 @@ const engine = {
       notation: calc.notationText,
       locale: calc.locale,
       styles: calc.styles,
+      tables: Object.fromEntries(calc.tables.map((table) => [table.spec.name, table.columns])),
       labels: calc.chart ? calc.chart.labels : null,
     });
     return id;

@@ -74,6 +74,8 @@ class Page:
     """Language of the page, a key of the message catalogs."""
     env: Environment
     """The theme's Jinja environment, so a site's ``custom_dir`` can override fragments."""
+    url: str = ""
+    """The page's address relative to the site root (``fr/training-planner/``)."""
 
 
 def expand(markdown: str, page: Page) -> str:
@@ -151,7 +153,7 @@ def _calculator(args: list[str], page: Page) -> str:
     if len(args) != 1:
         raise DirectiveError(f"md:calculator takes one SLUG[/MODE], got {args}")
     calculator, mode = _target(args[0])
-    widget = widget_context(calculator, mode, page.language)
+    widget = widget_context(calculator, mode, page.language, page=page.url)
     return _block(page.env.get_template(FORM_TEMPLATE).render(widget=widget))
 
 

@@ -39,7 +39,6 @@ Everything here takes plain values; ``hooks/embed.py`` calls it from MkDocs.
 
 from __future__ import annotations
 
-import posixpath
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -55,6 +54,7 @@ from calculator import CALCULATORS, Calculator, CalculatorError, get
 from .csp import CspError, with_policy
 from .directives import FORM_TEMPLATE
 from .messages import LANGUAGES, UI, translate, tree
+from .paths import page_path, relative_url
 from .widgets import widget_context
 
 __all__ = [
@@ -134,32 +134,12 @@ def embed_path(language: str, slug: str) -> str:
     return f"{tree(language)}{FOLDER}/{slug}/"
 
 
-def page_path(language: str, slug: str) -> str:
-    """The full page of a calculator in a language: each calculator's page is named by its slug."""
-    return f"{tree(language)}{slug}/"
-
-
 def embed_pages(
     languages: Iterable[str] = LANGUAGES, slugs: Iterable[str] = CALCULATORS
 ) -> list[tuple[str, str]]:
     """Every (language, slug) that has an embed page: each calculator in each language."""
     slugs = tuple(slugs)
     return [(language, slug) for language in languages for slug in slugs]
-
-
-def relative_url(target: str, page: str) -> str:
-    """The URL of ``target`` from the page served at ``page``, both relative to the site root.
-
-    Directory addresses end with ``/`` (``fr/embed/pipeline-bubble/``); an
-    absolute URL (a CDN's) is returned as it is.
-    """
-    if "://" in target:
-        return target
-    folder = page if page.endswith("/") or not page else posixpath.dirname(page) + "/"
-    url = posixpath.relpath(target or ".", folder or ".")
-    if target.endswith("/") or not target:
-        url = "./" if url == "." else url.rstrip("/") + "/"
-    return url
 
 
 def palette_schemes(palette: object) -> tuple[Scheme, Scheme | None]:
@@ -275,7 +255,7 @@ def _render(env: Environment, slug: str, site: _Site) -> str:
 
     form = env.get_template(FORM_TEMPLATE)
     forms = "\n".join(
-        _MARKER.sub("", form.render(widget=widget_context(calculator, mode, language)))
+        _MARKER.sub("", form.render(widget=widget_context(calculator, mode, language, page=here)))
         for mode in calculator.modes
     )
     title = translate(language, calculator.title)

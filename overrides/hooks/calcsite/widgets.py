@@ -31,6 +31,7 @@ from .formatting import (
     plural_category,
 )
 from .messages import CATALOGS, UI, translate
+from .result_tables import TableView, table_views
 
 __all__ = [
     "Field",
@@ -95,6 +96,8 @@ class Widget:
     notation: str
     units: str
     noscript: str
+    tables: tuple[TableView, ...] = ()
+    """The mode's list outputs for the example (the planner's plans)."""
 
 
 def hint(spec: Input | Choice, language: str) -> str:
@@ -203,6 +206,7 @@ def widget_context(
     mode: Mode,
     language: str,
     values: Example | None = None,
+    page: str = "",
 ) -> Widget:
     """Compute the example with the core and describe the form for ``language``.
 
@@ -211,9 +215,12 @@ def widget_context(
         mode: Which of its modes.
         language: The page's language, a key of the message catalogs.
         values: Inputs of the example; the declared defaults if omitted.
+        page: The address of the page showing the form, relative to the site root,
+            from which a table's links to other calculators are written.
     """
     example = dict(mode.defaults() if values is None else values)
-    result = run(mode, {name: value for name, value in example.items() if value is not None})
+    raw = {name: value for name, value in example.items() if value is not None}
+    result = run(mode, raw)
     widget_id = f"calc-{calculator.slug}-{mode.name}"
     groups = tuple(
         (
@@ -263,6 +270,16 @@ def widget_context(
             ensure_ascii=False,
         ),
         noscript=translate(language, UI["noscript"]),
+        tables=table_views(
+            calculator.slug,
+            mode,
+            parse_inputs(mode, raw),
+            result.tables,
+            language=language,
+            page=page,
+        )
+        if mode.tables
+        else (),
     )
 
 
