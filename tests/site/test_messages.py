@@ -15,7 +15,8 @@ def declared_texts() -> set[str]:
     """The English of the declarations that the site shows.
 
     Titles, modes, legends, labels and units; what a number field names in its
-    hint (a limit, a rule); a choice's options and its help, which is its hint.
+    hint (a limit, a rule); a choice's options and its help, which is its hint; the
+    titles of tables, and the label and help of lists of presets.
     """
     texts: set[str] = set()
     for calculator in CALCULATORS.values():
@@ -30,6 +31,12 @@ def declared_texts() -> set[str]:
                     texts.update({field.label, field.unit, field.limit, field.rule})
             for output in mode.outputs:
                 texts.update({output.label, output.unit})
+            # A table's columns are fields and outputs, counted above or in the other mode.
+            texts.update(table.label for table in mode.tables)
+            # A preset's own label is a product's or a model's name, the same in every
+            # language; the list's label and help are words.
+            for presets in mode.presets:
+                texts.update({presets.label, presets.help})
     return texts - {""}
 
 

@@ -560,6 +560,7 @@ _FR: dict[str, str] = {
     "pre-training, phase 1": "pré-entraînement, phase 1",
     "pre-training, phase 2": "pré-entraînement, phase 2",
     UI["table.open"]: "Ouvrir ce cas dans",
+    "Fastest plans": "Plans les plus rapides",
 }
 
 _IT: dict[str, str] = {
@@ -1000,6 +1001,7 @@ _IT: dict[str, str] = {
     "pre-training, phase 1": "pre-addestramento, fase 1",
     "pre-training, phase 2": "pre-addestramento, fase 2",
     UI["table.open"]: "Aprire questo caso in",
+    "Fastest plans": "Piani più veloci",
 }
 
 CATALOGS: dict[str, dict[str, str]] = {"en": {}, "fr": _FR, "it": _IT}
