@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from . import __version__
 from .decimals import exact, plain
+from .engine import heading_unit
 from .errors import WARNINGS, english
 from .notation import ENGLISH
 from .registry import CALCULATORS
@@ -191,15 +192,9 @@ def _table(table: Table, rows: list[dict[str, str]]) -> list[str]:
 
 
 def _heading(column: Column) -> str:
-    """A column's label, with its unit unless the label already says it (``Pipeline stages``)."""
-    unit = "" if isinstance(column, Choice) else _unit(column)
-    return f"{column.label} ({unit})" if unit and unit not in column.label.lower() else column.label
-
-
-def _unit(column: Input | Output) -> str:
-    if isinstance(column, Output) and column.style != "number":
-        return SIGNS[column.style]
-    return column.unit
+    """A column's label, with its unit where :func:`calculator.engine.heading_unit` shows one."""
+    unit = heading_unit(column)
+    return f"{column.label} ({unit})" if unit else column.label
 
 
 def _cell(column: Column, text: str) -> str:

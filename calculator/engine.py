@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 
 from .decimals import exact, plain, rounded
 from .errors import CalculatorError
-from .spec import Cell, Choice, Column, Input, Mode, Output, Result, Row, Table, Value
+from .spec import SIGNS, Cell, Choice, Column, Input, Mode, Output, Result, Row, Table, Value
 from .values import parse_inputs
 
 __all__ = ["ComputeError", "display_cell", "display_decimal", "display_rows", "run"]
@@ -141,3 +141,19 @@ def related_rows(
         }
         for row in rows
     ]
+
+
+def heading_unit(column: Column) -> str:
+    """The unit a table's heading shows beside a column's label, or ``""``.
+
+    An output of another style than a number shows its sign (``%``); a column whose
+    label already names its unit (``Pipeline stages``) shows none, nor does a choice.
+    """
+    if isinstance(column, Choice):
+        return ""
+    unit = (
+        SIGNS[column.style]
+        if isinstance(column, Output) and column.style != "number"
+        else column.unit
+    )
+    return "" if unit in column.label.lower() else unit

@@ -355,6 +355,21 @@ class Calc {
       if (isChoice(event.target)) this.onInput(event);
     });
     form.addEventListener("focusin", () => engine.start());
+    // Presets fill fields the reader then sees and may change; the pick is no input.
+    this.presets = [...form.querySelectorAll("select[data-preset]")].map((select) => ({
+      select,
+      fills: parseObject(select.dataset.preset),
+      source: form.querySelector(`#${CSS.escape(select.id)}-source`),
+    }));
+    const presets = form.querySelector("[data-presets]");
+    if (presets && this.presets.length) presets.hidden = false;
+    for (const preset of this.presets) {
+      preset.select.addEventListener("change", () => this.applyPreset(preset));
+    }
+    // A list fires "input" before "change": a preset's own pick is not an edit.
+    form.addEventListener("input", (event) => {
+      if (!event.target?.dataset?.preset) this.syncPresets();
+    });
     if (this.copy) this.copy.addEventListener("click", () => this.copyLink());
     this.embed = form.querySelector('button[data-action="copy-embed"][data-embed]');
     this.embedCode = form.querySelector("[data-embed-code]");
@@ -436,6 +451,55 @@ class Calc {
 
   isExample() {
     return this.fields.every(isDefault);
+  }
+
+  // Fill the fields a preset names, then compute as if the reader had typed them.
+  applyPreset(preset) {
+    const chosen = preset.fills[preset.select.value];
+    this.showSource(preset, chosen);
+    if (!chosen || typeof chosen.fields !== "object") return;
+    let changed = null;
+    for (const [name, text] of Object.entries(chosen.fields)) {
+      const field = this.byName.get(name);
+      if (!field || field.value === text) continue;
+      if (isChoice(field)) this.choose(field, text);
+      else field.value = text;
+      changed = field;
+    }
+    if (changed) this.onInput({ target: changed });
+  }
+
+  // A preset stays picked while its fields hold its values: an edit makes it "as entered".
+  syncPresets() {
+    for (const preset of this.presets) {
+      const chosen = preset.fills[preset.select.value];
+      if (!chosen) continue;
+      const kept = Object.entries(chosen.fields ?? {}).every(
+        ([name, text]) => this.byName.get(name)?.value === text,
+      );
+      if (!kept) {
+        preset.select.value = "";
+        this.showSource(preset, null);
+      }
+    }
+  }
+
+  showSource(preset, chosen) {
+    const line = preset.source;
+    if (!line) return;
+    if (!chosen?.source) {
+      line.replaceChildren();
+      return;
+    }
+    const words = document.createTextNode(`${line.dataset.presetSource} `);
+    if (typeof chosen.url === "string" && chosen.url.startsWith("https://")) {
+      const anchor = document.createElement("a");
+      anchor.href = chosen.url;
+      anchor.textContent = chosen.source;
+      line.replaceChildren(words, anchor);
+    } else {
+      line.replaceChildren(words, document.createTextNode(chosen.source));
+    }
   }
 
   onInput(event) {
@@ -655,6 +719,11 @@ class Calc {
         field.value = field.defaultValue;
         field.readOnly = true;
       }
+    }
+    for (const preset of this.presets) {
+      preset.select.value = "";
+      preset.select.disabled = true;
+      this.showSource(preset, null);
     }
     this.clearErrors();
     this.showNotes([]);

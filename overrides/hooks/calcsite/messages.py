@@ -109,6 +109,10 @@ UI: dict[str, str] = {
     "embed.full_page": "{title}: the full page, with the explanation",
     # The last column of a list output (the planner's plans): each row's case in other forms.
     "table.open": "Open this case in",
+    # Above a form with presets: lists that fill some fields; the first item picks none.
+    "presets.legend": "Fill in from",
+    "presets.none": "(as entered)",
+    "presets.source": "Source:",
 }
 
 _FR: dict[str, str] = {
@@ -561,6 +565,9 @@ _FR: dict[str, str] = {
     "pre-training, phase 2": "pré-entraînement, phase 2",
     UI["table.open"]: "Ouvrir ce cas dans",
     "Fastest plans": "Plans les plus rapides",
+    UI["presets.legend"]: "Remplir d’après",
+    UI["presets.none"]: "(valeurs saisies)",
+    UI["presets.source"]: "Source\u00a0:",
 }
 
 _IT: dict[str, str] = {
@@ -1002,6 +1009,9 @@ _IT: dict[str, str] = {
     "pre-training, phase 2": "pre-addestramento, fase 2",
     UI["table.open"]: "Aprire questo caso in",
     "Fastest plans": "Piani più veloci",
+    UI["presets.legend"]: "Compilare da",
+    UI["presets.none"]: "(valori inseriti)",
+    UI["presets.source"]: "Fonte:",
 }
 
 CATALOGS: dict[str, dict[str, str]] = {"en": {}, "fr": _FR, "it": _IT}

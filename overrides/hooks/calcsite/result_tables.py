@@ -17,8 +17,8 @@ from typing import Any
 from urllib.parse import urlencode
 
 from calculator import CALCULATORS, Choice, Output, get
-from calculator.engine import related_rows
-from calculator.spec import SIGNS, UNITS, Column, Mode, Row, Table, Value
+from calculator.engine import heading_unit, related_rows
+from calculator.spec import Column, Mode, Row, Table, Value
 
 from .formatting import format_bound, format_output
 from .messages import UI, translate
@@ -47,17 +47,9 @@ def targets(language: str, page: str) -> dict[str, str]:
 
 
 def _heading(column: Column, language: str) -> str:
-    """A column's label, with its unit when it measures: a count's label names what it counts.
-
-    A unit that is its own singular (GB, s, %) measures; one with a singular of its own
-    (stages, replicas) counts, and ``Pipeline stages (stages)`` would say it twice.
-    """
-    label = translate(language, column.label)
-    if isinstance(column, Choice):
-        return label
-    unit = SIGNS.get(column.style, column.unit) if isinstance(column, Output) else column.unit
-    measures = unit and UNITS.get(unit, unit) == unit
-    return f"{label} ({translate(language, unit)})" if measures else label
+    """A column's label, with its unit where the core's :func:`heading_unit` shows one."""
+    label, unit = translate(language, column.label), heading_unit(column)
+    return f"{label} ({translate(language, unit)})" if unit else label
 
 
 def _cell(column: Column, value: Value | str, language: str) -> str:

@@ -19,7 +19,7 @@ from babel.numbers import format_percent
 from calculator import Calculator, Choice, Input, Mode, Output, display_decimal, run
 from calculator.charts import CHARTS, WORDS, Labels, render
 from calculator.errors import ERRORS, NOTES, WARNINGS
-from calculator.spec import SIGNS, UNITS, Option, Value
+from calculator.spec import SIGNS, UNITS, Option, Presets, Value
 from calculator.values import parse_inputs
 
 from .formatting import (
@@ -66,6 +66,21 @@ class Field:
 
 
 @dataclass(frozen=True)
+class PresetList:
+    """A list of presets as the form shows it: a pick that fills some fields."""
+
+    spec: Presets
+    id: str
+    label: str
+    hint: str
+    options: tuple[tuple[str, str], ...]
+    """(value, label) of each preset, in display order; labels are names, not translated."""
+    fills: str
+    """JSON: by preset value, the texts it writes into each field (as the page writes
+    numbers, unless ungrouped) and its source, ``{"fields": {...}, "source", "url"}``."""
+
+
+@dataclass(frozen=True)
 class Result:
     """One output as the results area shows it."""
 
@@ -98,6 +113,10 @@ class Widget:
     noscript: str
     tables: tuple[TableView, ...] = ()
     """The mode's list outputs for the example (the planner's plans)."""
+    presets: tuple[PresetList, ...] = ()
+    """The mode's lists of presets, shown once the page script can apply them."""
+    presets_words: tuple[str, str, str] = ("", "", "")
+    """The presets' legend, the item that picks none, and the word before a source."""
 
 
 def hint(spec: Input | Choice, language: str) -> str:
@@ -270,6 +289,12 @@ def widget_context(
             ensure_ascii=False,
         ),
         noscript=translate(language, UI["noscript"]),
+        presets=tuple(_presets(group, widget_id, mode, language) for group in mode.presets),
+        presets_words=(
+            translate(language, UI["presets.legend"]),
+            translate(language, UI["presets.none"]),
+            translate(language, UI["presets.source"]),
+        ),
         tables=table_views(
             calculator.slug,
             mode,
@@ -292,6 +317,29 @@ def _field(spec: Input | Choice, ident: str, value: Value | str | None, language
     number = None if value is None or isinstance(value, str) else plain(value)
     unit = unit_text(spec.unit, number, language)
     return Field(spec, ident, label, unit, shown, hint(spec, language))
+
+
+def _presets(group: Presets, widget_id: str, mode: Mode, language: str) -> PresetList:
+    """One list of presets, each preset's values written as the fields show them."""
+    fills = {
+        option.value: {
+            "fields": {
+                name: field_value(mode.input(name), value, language)
+                for name, value in option.values.items()
+            },
+            "source": option.source,
+            "url": option.url,
+        }
+        for option in group.options
+    }
+    return PresetList(
+        spec=group,
+        id=f"{widget_id}-{group.name}",
+        label=translate(language, group.label),
+        hint=translate(language, group.help),
+        options=tuple((option.value, option.label) for option in group.options),
+        fills=json.dumps(fills, ensure_ascii=False, sort_keys=True),
+    )
 
 
 def reference_context(calculator: Calculator, language: str) -> dict[str, Any]:
