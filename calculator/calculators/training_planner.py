@@ -58,6 +58,7 @@ from .data_parallel_scaling import (
     estimate,
     step_latencies,
 )
+from .planner_presets import PRESETS
 
 __all__ = [
     "CALCULATOR",
@@ -1668,6 +1669,7 @@ CALCULATOR = Calculator(
             ),
             compute=search,
             tables=(PLANS_TABLE,),
+            presets=PRESETS,
         ),
         Mode(
             name="check",
@@ -1676,6 +1678,7 @@ CALCULATOR = Calculator(
             outputs=OUTPUTS,
             groups=GROUPS,
             compute=check,
+            presets=PRESETS,
         ),
     ),
 )

@@ -568,6 +568,22 @@ _FR: dict[str, str] = {
     UI["presets.legend"]: "Remplir d’après",
     UI["presets.none"]: "(valeurs saisies)",
     UI["presets.source"]: "Source\u00a0:",
+    "Device": "Accélérateur",
+    "Fills every model field from the model's paper or released configuration.": (
+        "Remplit tous les champs du modèle d’après son article ou sa configuration publiée."
+    ),
+    "Fills the peak and the memory per device from the vendor's data sheet.": (
+        "Remplit la puissance crête et la mémoire par accélérateur d’après la fiche technique "
+        "du constructeur."
+    ),
+    "Node and network": "Nœud et réseau",
+    (
+        "Fills the devices per node, both bus bandwidths and the latency with figures "
+        "measured and published by NCCL's developers."
+    ): (
+        "Remplit les accélérateurs par nœud, les deux bandes passantes de bus et la latence "
+        "avec des valeurs mesurées et publiées par les développeurs de NCCL."
+    ),
 }
 
 _IT: dict[str, str] = {
@@ -1012,6 +1028,23 @@ _IT: dict[str, str] = {
     UI["presets.legend"]: "Compilare da",
     UI["presets.none"]: "(valori inseriti)",
     UI["presets.source"]: "Fonte:",
+    "Device": "Dispositivo",
+    "Fills every model field from the model's paper or released configuration.": (
+        "Compila tutti i campi del modello in base al suo articolo o alla configurazione "
+        "pubblicata."
+    ),
+    "Fills the peak and the memory per device from the vendor's data sheet.": (
+        "Compila la potenza di picco e la memoria per dispositivo in base alla scheda tecnica "
+        "del produttore."
+    ),
+    "Node and network": "Nodo e rete",
+    (
+        "Fills the devices per node, both bus bandwidths and the latency with figures "
+        "measured and published by NCCL's developers."
+    ): (
+        "Compila i dispositivi per nodo, le due bande di bus e la latenza con valori misurati "
+        "e pubblicati dagli sviluppatori di NCCL."
+    ),
 }
 
 CATALOGS: dict[str, dict[str, str]] = {"en": {}, "fr": _FR, "it": _IT}
