@@ -1,6 +1,7 @@
 """``python -m bench`` (``./dev bench``): measure the site against the floor of its approach.
 
-Builds the site, serves it on 127.0.0.1 with gzip and GitHub Pages' caching
+Times the training planner's search in CPython and in Pyodide (:mod:`bench.search`),
+builds the site, serves it on 127.0.0.1 with gzip and GitHub Pages' caching
 headers, drives Debian's chromium, runs Lighthouse, times the build as the
 site grows, prints the Performance page's tables and writes
 ``.bench/results.json``. The exit status is 0 whether or not the targets hold
@@ -29,7 +30,7 @@ from playwright.sync_api import sync_playwright
 from tests.support.chromium import CHROMIUM
 from tests.support.server import Link, serve
 
-from . import ROOT, lighthouse, report
+from . import ROOT, lighthouse, report, search
 from .floor import write_floor
 from .pages import CalcPage, calculator_pages, recompute_steps, shared_link
 from .scaling import build_site, scaled_build
@@ -97,7 +98,7 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
         help="run Lighthouse's chromium with RenderDocument on, as chromium ships it"
         " (Lighthouse's launcher turns it off; see the Performance page)",
     )
-    parser.add_argument("--skip", default="", help="of timing,link,lighthouse,scaling")
+    parser.add_argument("--skip", default="", help="of search,timing,link,lighthouse,scaling")
     parser.add_argument("--output", type=Path, default=OUTPUT / "results.json")
     args = parser.parse_args(argv)
     for name in ("runs", "changes", "lighthouse_runs"):
@@ -128,6 +129,11 @@ def main(argv: list[str] | None = None) -> int:
             },
         },
     }
+
+    if "search" not in skip:
+        # First, on a machine no browser or build has loaded yet; a few seconds.
+        _log(f"training planner's search ×{search.CALLS}, in CPython and in Pyodide")
+        results["search"] = search.measure()
 
     site = OUTPUT / "site"
     shutil.rmtree(site, ignore_errors=True)

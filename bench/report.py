@@ -2,16 +2,17 @@
 
 The tables are the page's own (:mod:`calcsite.performance`); under them come the
 figures that only the terminal shows: the fastest visit against the fastest
-floor, what warm visits downloaded, the slowest recompute, which Lighthouse ran
-and how, how many first paints chromium held back, the audits under 1 and any
-failed run. A part skipped with ``--skip`` is left out.
+floor, what warm visits downloaded, the slowest recompute, the training
+planner's search in each runtime, which Lighthouse ran and how, how many first
+paints chromium held back, the audits under 1 and any failed run. A part
+skipped with ``--skip`` is left out.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from calcsite.performance import TABLES, VISITS, Numbers, PublishError, render
+from calcsite.performance import RUNTIMES, TABLES, VISITS, Numbers, PublishError, render
 
 from .lighthouse import HELD_PAINT_MS
 from .stats import CONFIDENCE
@@ -74,7 +75,22 @@ def _lighthouse_extra(reports: list[dict[str, Any]]) -> list[str]:
     return out
 
 
+def _search_extra(search: dict[str, Any], f: Numbers) -> list[str]:
+    """Each runtime's figures for the training planner's search, side by side."""
+    shown = (
+        f"{name} {search['versions'][name]} "
+        + " / ".join(f.ms(search[name][key]) for key in ("p50", "p95", "max"))
+        for name in RUNTIMES
+    )
+    return [
+        f"  training planner's search, {search['run']}, {search['calls']} calls after"
+        f" {search['warmups']} warm-ups, p50 / p95 / slowest: " + ", ".join(shown)
+    ]
+
+
 def _extra(name: str, results: dict[str, Any], f: Numbers) -> list[str]:
+    if name == "targets" and (search := results.get("search")):
+        return _search_extra(search, f)
     if name == "first-live":
         return _first_live_extra(results["first_live"], f)
     if name == "recompute":
