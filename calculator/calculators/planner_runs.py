@@ -5,6 +5,11 @@ reports, with where each comes from, written once. The planner's one global effi
 is fitted on all of them (``training_planner.EFFICIENCY``); nothing here is tuned per row.
 The papers were read in full-text conversions of their PDFs.
 
+Each run belongs to a group, one per published table (:data:`GROUPS`, from the runs), which
+says what its rows are compared on and the target the planner is held to there;
+:mod:`calculator.calculators.planner_checks` computes the comparisons, for the tests and
+for the site's tables.
+
 Narayanan et al. 2021, "Efficient Large-Scale Language Model Training on GPU Clusters
 Using Megatron-LM" (arXiv 2104.04473v5), Table 1: the achieved TFLOP/s per GPU, counted
 with eq. 3 (hardware FLOPs with full recomputation), section 5.1. Each row's micro-batch,
@@ -30,7 +35,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-__all__ = ["A100_CLUSTER", "RUNS", "PublishedRun"]
+__all__ = [
+    "A100_CLUSTER",
+    "DATA_PARALLEL_530B",
+    "FIGURES",
+    "GROUPS",
+    "RUNS",
+    "TABLE_1",
+    "TABLE_5",
+    "Group",
+    "PublishedRun",
+    "Target",
+]
 
 Inputs = Mapping[str, int | float | str]
 
@@ -55,12 +71,82 @@ GPT: Inputs = MappingProxyType({"vocabulary": 51200, "sequence": 2048, "mlp": "g
 """Both papers' GPT models: V = 51,200, s = 2,048, GeLU, f = 4h, a key and value per head."""
 
 
+FIGURES = ("tflops", "seconds")
+"""What a group compares: achieved TFLOP/s per GPU (hardware FLOPs as Narayanan et al.
+2021 eq. 3 counts them) or seconds per iteration."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Target:
+    """What the planner is held to on a group of runs.
+
+    Attributes:
+        bound: Largest absolute relative error, as a fraction (0.1 for 10 %).
+        each: Whether every row must be within ``bound``, or only their mean.
+    """
+
+    bound: float
+    each: bool
+
+    def __post_init__(self) -> None:
+        if not 0 < self.bound < 1:
+            raise ValueError(f"a target's bound is a fraction, got {self.bound}")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Group:
+    """Runs that one published table reports, compared with the planner as a whole.
+
+    Attributes:
+        id: Stable name; the site's ``md:checks`` directive names the group by it.
+        title: Paper and table, in English; the site translates it.
+        figure: What each row is compared on, one of :data:`FIGURES`.
+        target: What the planner is held to on these rows; ``None`` when none was set.
+    """
+
+    id: str
+    title: str
+    figure: str
+    target: Target | None
+
+    def __post_init__(self) -> None:
+        if self.figure not in FIGURES:
+            raise ValueError(f"{self.id}: figure must be one of {FIGURES}, got {self.figure!r}")
+
+
+TABLE_1 = Group(
+    id="narayanan-2021-table-1",
+    title="Narayanan et al. 2021, Table 1",
+    figure="tflops",
+    target=Target(bound=0.10, each=True),
+)
+"""Achieved TFLOP/s per GPU, each row within ±10 %."""
+
+TABLE_5 = Group(
+    id="korthikanti-2022-table-5",
+    title="Korthikanti et al. 2022, Table 5",
+    figure="seconds",
+    target=Target(bound=0.15, each=False),
+)
+"""Seconds per iteration, a mean absolute error within 15 % over the rows."""
+
+DATA_PARALLEL_530B = Group(
+    id="korthikanti-2022-530b",
+    title="Korthikanti et al. 2022, the 530B model with data parallelism (section 6.3, abstract)",
+    figure="seconds",
+    target=None,
+)
+"""Seconds per iteration of the 530B layout with eight replicas; no target was set."""
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PublishedRun:
     """One published row: the inputs that reproduce its layout and the figure it reports.
 
     Attributes:
         id: Stable name.
+        group: The table the row belongs to, and what it is compared on.
+        model: The model's name as the paper writes it (``1.7B``, ``1T``).
         source: Paper, table and row of the figure.
         layout: Where the layout's inputs come from.
         inputs: The ``check`` mode's inputs (the cluster's come from :data:`A100_CLUSTER`).
@@ -72,6 +158,8 @@ class PublishedRun:
     """
 
     id: str
+    group: Group
+    model: str
     source: str
     layout: str
     inputs: Inputs
@@ -80,6 +168,12 @@ class PublishedRun:
     seconds: float | None = None
     mfu: float | None = None
     hfu: float | None = None
+
+    def __post_init__(self) -> None:
+        # A row is compared on its group's figure: seconds may come from a published MFU.
+        given = self.tflops if self.group.figure == "tflops" else self.seconds or self.mfu
+        if given is None:
+            raise ValueError(f"{self.id}: no published figure for {self.group.figure}")
 
 
 _SC21 = (
@@ -104,6 +198,8 @@ def _table1(  # noqa: PLR0917 -- one positional per column of Table 1 and the sc
 ) -> PublishedRun:
     return PublishedRun(
         id=f"narayanan-2021-{size.lower()}",
+        group=TABLE_1,
+        model=size,
         source=f"Narayanan et al. 2021 (arXiv 2104.04473v5), Table 1, row {parameters} B",
         layout=_SC21.format(size=size),
         inputs=MappingProxyType(
@@ -169,6 +265,8 @@ def _table5(  # noqa: PLR0917 -- one positional per column of Tables 3 and 5
     return (
         PublishedRun(
             id=f"korthikanti-2022-{size.lower()}-full",
+            group=TABLE_5,
+            model=size,
             source=source.format(column="full recompute"),
             layout=layout,
             inputs=MappingProxyType({**common, "recompute": "full", "sequence_parallel": "off"}),
@@ -176,6 +274,8 @@ def _table5(  # noqa: PLR0917 -- one positional per column of Tables 3 and 5
         ),
         PublishedRun(
             id=f"korthikanti-2022-{size.lower()}-selective",
+            group=TABLE_5,
+            model=size,
             source=source.format(column="present work (selective recompute, sequence parallel)"),
             layout=layout,
             inputs=MappingProxyType(
@@ -210,6 +310,8 @@ def _data_parallel_530b() -> tuple[PublishedRun, PublishedRun]:
     return (
         PublishedRun(
             id="korthikanti-2022-530b-2240-gpus-full",
+            group=DATA_PARALLEL_530B,
+            model="530B",
             source="Korthikanti et al. 2022 (arXiv 2205.05198), abstract: MFU 42.1 % with "
             "(full) recomputation, 530B on 2,240 A100",
             layout=layout,
@@ -218,6 +320,8 @@ def _data_parallel_530b() -> tuple[PublishedRun, PublishedRun]:
         ),
         PublishedRun(
             id="korthikanti-2022-530b-2240-gpus-selective",
+            group=DATA_PARALLEL_530B,
+            model="530B",
             source="Korthikanti et al. 2022 (arXiv 2205.05198), section 6.3: 39.15 s per "
             "iteration, MFU 54.2 % (abstract)",
             layout=layout,
@@ -253,3 +357,6 @@ RUNS: tuple[PublishedRun, ...] = (
 )
 """Every published run: Narayanan's Table 1 (10), Korthikanti's Table 5 (8) and the 530B
 model with data parallelism (2)."""
+
+GROUPS: tuple[Group, ...] = tuple(dict.fromkeys(published.group for published in RUNS))
+"""Every group of :data:`RUNS`, in the order of their first row."""

@@ -16,10 +16,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from calculator import InvalidInputs, run
+from calculator.calculators import planner_checks
 from calculator.calculators import training_planner as planner
 from calculator.calculators.data_parallel_scaling import estimate
 from calculator.calculators.pipeline_bubble import bubble
-from calculator.calculators.planner_runs import A100_CLUSTER, RUNS, PublishedRun
+from calculator.calculators.planner_runs import (
+    A100_CLUSTER,
+    DATA_PARALLEL_530B,
+    RUNS,
+    TABLE_1,
+    TABLE_5,
+    PublishedRun,
+)
 from calculator.spec import Value
 from tests.calculators import complete
 
@@ -652,24 +660,11 @@ def test_the_corners_of_the_bounds_stay_finite() -> None:
 
 
 def _predicted(published: PublishedRun, efficiency: float = planner.EFFICIENCY) -> dict[str, Value]:
-    return _check({**A100_CLUSTER, **published.inputs, "efficiency": efficiency})
-
-
-def _published_seconds(published: PublishedRun) -> float:
-    """Seconds per iteration of a row: given, or from its TFLOP/s (eq. 3) or its MFU."""
-    if published.seconds is not None:
-        return published.seconds
-    inputs = published.inputs
-    shape = _gpt(int(inputs["layers"]), int(inputs["hidden"]), int(inputs["heads"]))
-    batch, devices = int(inputs["global_batch"]), int(inputs["devices"])
-    if published.tflops is not None:
-        flops = planner.hardware_flops(shape, batch=batch, recompute="full")
-        return flops / (devices * published.tflops * 1e12)
-    return planner.model_flops(shape, batch=batch) / (devices * 312e12 * (published.mfu or 0) / 100)
+    return complete(planner_checks.predict(published, efficiency).values)
 
 
 def _mean_error(efficiency: float) -> float:
-    errors = [_predicted(r, efficiency)["step_time"] / _published_seconds(r) - 1 for r in RUNS]
+    errors = [planner_checks.compare(r, efficiency, seconds=True).error for r in RUNS]
     return sum(abs(error) for error in errors) / len(errors)
 
 
@@ -701,19 +696,33 @@ TABLE_1_ERRORS = {
 TABLE_1_MISSED = {"narayanan-2021-1.7b", "narayanan-2021-3.6b"}
 
 
-@pytest.mark.parametrize("published", [r for r in RUNS if r.tflops], ids=lambda r: r.id)
+@pytest.mark.parametrize("published", [r for r in RUNS if r.group == TABLE_1], ids=lambda r: r.id)
 def test_table_1_tflops_per_gpu(published: PublishedRun) -> None:
     values = _predicted(published)
     assert values["micro_batches"] * int(published.inputs["micro_batch"]) * values[
         "data_parallel"
     ] == int(published.inputs["global_batch"])
     # Table 1 counts hardware FLOPs with full recomputation, eq. 3: the planner's HFU.
-    tflops = values["hfu"] * 312 / 100
-    error = tflops / (published.tflops or 0) - 1
-    assert error == pytest.approx(TABLE_1_ERRORS[published.id], abs=5e-4)
+    compared = planner_checks.compare(published)
+    assert compared.figure == "tflops"
+    assert compared.predicted == pytest.approx(values["hfu"] * 312 / 100, rel=1e-12)
+    assert compared.error == pytest.approx(TABLE_1_ERRORS[published.id], abs=5e-4)
     if published.id not in TABLE_1_MISSED:
-        assert abs(error) <= 0.10
+        assert abs(compared.error) <= 0.10
+    # For the efficiency's fit, its seconds: the hardware FLOPs of eq. 3 at its TFLOP/s.
+    inputs = published.inputs
+    shape = _gpt(int(inputs["layers"]), int(inputs["hidden"]), int(inputs["heads"]))
+    flops = planner.hardware_flops(shape, batch=int(inputs["global_batch"]), recompute="full")
+    timed = planner_checks.compare(published, seconds=True)
+    assert (timed.basis, timed.predicted) == ("tflops", values["step_time"])
+    assert timed.measured == flops / (int(inputs["devices"]) * compared.measured * 1e12)
     assert run(CHECK, {**DEFAULTS, **A100_CLUSTER, **published.inputs}).warnings == ()
+
+
+def test_table_1_misses_its_target_on_two_rows() -> None:
+    summary = planner_checks.summarise(TABLE_1)
+    assert summary.within == len(TABLE_1_ERRORS) - len(TABLE_1_MISSED)
+    assert summary.met is False
 
 
 # Korthikanti et al. 2022, Table 5: predicted against published seconds per iteration.
@@ -740,18 +749,28 @@ DATA_PARALLEL_ERRORS = {
 
 
 def test_table_5_seconds_per_iteration() -> None:
-    rows = [r for r in RUNS if r.id in TABLE_5_ERRORS]
-    errors = {r.id: _predicted(r)["step_time"] / _published_seconds(r) - 1 for r in rows}
+    summary = planner_checks.summarise(TABLE_5)
+    errors = {c.run.id: c.error for c in summary.comparisons}
     assert errors == pytest.approx(TABLE_5_ERRORS, abs=5e-4)
-    assert sum(abs(error) for error in errors.values()) / len(errors) <= 0.15
-    for published in rows:
+    assert summary.mean_error <= 0.15
+    assert summary.met is True
+    for compared in summary.comparisons:
+        assert compared.predicted == _predicted(compared.run)["step_time"]
+        assert compared.measured == compared.run.seconds
+    for published in (c.run for c in summary.comparisons):
         assert run(CHECK, {**DEFAULTS, **A100_CLUSTER, **published.inputs}).warnings == ()
 
 
 def test_the_530b_model_with_eight_replicas() -> None:
-    rows = [r for r in RUNS if r.id in DATA_PARALLEL_ERRORS]
-    errors = {r.id: _predicted(r)["step_time"] / _published_seconds(r) - 1 for r in rows}
+    summary = planner_checks.summarise(DATA_PARALLEL_530B)
+    errors = {c.run.id: c.error for c in summary.comparisons}
     assert errors == pytest.approx(DATA_PARALLEL_ERRORS, abs=5e-4)
+    assert summary.met is None
+    # The full-recomputation row publishes an MFU only: its seconds come from it.
+    assert [c.basis for c in summary.comparisons] == ["mfu", "seconds"]
+    model = planner.model_flops(_gpt(105, 20480, 128), batch=2240)
+    assert summary.comparisons[0].measured == pytest.approx(model / (2240 * 312e12 * 0.421))
+    rows = [c.run for c in summary.comparisons]
     for published in rows:
         values = _predicted(published)
         assert values["data_parallel"] == 8
