@@ -16,7 +16,11 @@ Directives are HTML comments, so an unrendered one stays invisible:
   (:mod:`calculator.charts`), which the page redraws as the inputs change;
 - ``<!-- md:runs SLUG/MODE -->`` on its own line: the table of published
   runs (``docs/assets/data/published-runs.json``), each row's figures computed
-  by that mode and each row a link that opens the form with its numbers.
+  by that mode and each row a link that opens the form with its numbers;
+- ``<!-- md:checks training-planner GROUP -->`` on its own line: the planner
+  against one group of published runs (``planner_runs.GROUPS``), each row's
+  figures and errors and the group's summary computed by the core, each row a
+  link that opens the check form with the run's inputs.
 
 Code (fenced blocks and inline spans) is left alone, so the directives can be documented.
 """
@@ -35,6 +39,7 @@ from calculator.values import parse_inputs
 
 from .formatting import format_bound, format_output
 from .mathml import render_math
+from .planner_checks import checks_context
 from .runs import RunsError, runs_context
 from .widgets import (
     chart_context,
@@ -51,9 +56,10 @@ REFERENCE_TEMPLATE = "fragments/calculator/reference.html"
 NOTATION_TEMPLATE = "fragments/calculator/notation.html"
 CHART_TEMPLATE = "fragments/calculator/chart.html"
 RUNS_TEMPLATE = "fragments/calculator/runs.html"
+CHECKS_TEMPLATE = "fragments/calculator/checks.html"
 
 _DIRECTIVE = re.compile(
-    r"<!--\s*md:(?P<kind>calculator|value|reference|notation|chart|runs)\s+(?P<args>.*?)\s*-->"
+    r"<!--\s*md:(?P<kind>calculator|value|reference|notation|chart|runs|checks)\s+(?P<args>.*?)\s*-->"
 )
 # Fenced blocks and inline code spans are shown verbatim.
 _CODE = re.compile(
@@ -122,6 +128,7 @@ def _expand_prose(text: str, page: Page) -> str:
         "notation": _notation,
         "chart": _chart,
         "runs": _runs,
+        "checks": _checks,
     }
 
     def replace(match: re.Match[str]) -> str:
@@ -184,6 +191,19 @@ def _runs(args: list[str], page: Page) -> str:
     except (RunsError, CalculatorError) as error:
         raise DirectiveError(f"md:runs: {error}") from None
     return _block(page.env.get_template(RUNS_TEMPLATE).render(**context))
+
+
+def _checks(args: list[str], page: Page) -> str:
+    if len(args) != 2 or args[0] != "training-planner":
+        raise DirectiveError(f"md:checks takes training-planner GROUP, got {args}")
+    calculator, mode = _target(f"{args[0]}/check")
+    try:
+        context = checks_context(
+            mode, f"calc-{calculator.slug}-{mode.name}", args[1], page.language
+        )
+    except ValueError as error:
+        raise DirectiveError(f"md:checks: {error}") from None
+    return _block(page.env.get_template(CHECKS_TEMPLATE).render(**context))
 
 
 def _notation(args: list[str], page: Page) -> str:

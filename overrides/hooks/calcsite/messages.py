@@ -330,7 +330,7 @@ _FR: dict[str, str] = {
         "Doit être un multiple du degré de parallélisme tensoriel multiplié par le nombre "
         "d’étages du pipeline."
     ),
-    "Peak per device": "Performance crête par accélérateur",
+    "Peak per device": "Puissance crête par accélérateur",
     "Memory per device": "Mémoire par accélérateur",
     "Matrix-product efficiency": "Efficacité des produits matriciels",
     "Bus bandwidth inside a node": "Bande passante de bus dans un nœud",
@@ -563,6 +563,42 @@ _FR: dict[str, str] = {
     "FP32": "FP32",
     "pre-training, phase 1": "pré-entraînement, phase 1",
     "pre-training, phase 2": "pré-entraînement, phase 2",
+    # The training planner against published runs (calcsite.planner_checks).
+    "Narayanan et al. 2021, Table 1": "Narayanan et al. 2021, tableau 1",
+    "Korthikanti et al. 2022, Table 5": "Korthikanti et al. 2022, tableau 5",
+    "Korthikanti et al. 2022, the 530B model with data parallelism (section 6.3, abstract)": (
+        "Korthikanti et al. 2022, le modèle 530B avec parallélisme de données (section 6.3, résumé)"
+    ),
+    "{title}: {figure}.": "{title}\u00a0: {figure}.",
+    (
+        "achieved TFLOP/s per GPU, counted as hardware FLOPs with full recomputation (eq. 3), "
+        "against the planner's HFU times the peak"
+    ): (
+        "TFLOP/s atteints par GPU, comptés en FLOPs matériels avec recalcul complet (éq. 3), "
+        "face à la HFU du planificateur multipliée par la puissance crête"
+    ),
+    "seconds per iteration, against the planner's step time": (
+        "secondes par itération, face à la durée d’un pas selon le planificateur"
+    ),
+    "Target: every row within ±{bound}.": "Objectif\u00a0: chaque ligne à ±{bound} près.",
+    "Target: a mean absolute error within {bound}.": (
+        "Objectif\u00a0: une erreur absolue moyenne d’au plus {bound}."
+    ),
+    "No target was set.": "Aucun objectif n’a été fixé.",
+    "Mean absolute error: {mean}; rows within ±{band}: {within} of {rows}.": (
+        "Erreur absolue moyenne\u00a0: {mean}\u202f; lignes à ±{band} près\u00a0: {within} sur "
+        "{rows}."
+    ),
+    "Target met.": "Objectif atteint.",
+    "Target not met.": "Objectif non atteint.",
+    "Each model's name opens the check form with the run's layout.": (
+        "Le nom de chaque modèle ouvre le formulaire de vérification avec le découpage de "
+        "l’entraînement."
+    ),
+    "Published": "Publié",
+    "Planner": "Planificateur",
+    "Error": "Erreur",
+    "{seconds} (from an MFU of {mfu})": "{seconds} (d’après une MFU de {mfu})",
     UI["table.open"]: "Ouvrir ce cas dans",
     "Fastest plans": "Plans les plus rapides",
     UI["presets.legend"]: "Remplir d’après",
@@ -798,7 +834,7 @@ _IT: dict[str, str] = {
         "Deve essere un multiplo del grado di parallelismo tensoriale per il numero di stadi "
         "della pipeline."
     ),
-    "Peak per device": "Prestazioni di picco per dispositivo",
+    "Peak per device": "Potenza di picco per dispositivo",
     "Memory per device": "Memoria per dispositivo",
     "Matrix-product efficiency": "Efficienza dei prodotti matriciali",
     "Bus bandwidth inside a node": "Banda di bus all’interno di un nodo",
@@ -1023,6 +1059,40 @@ _IT: dict[str, str] = {
     "FP32": "FP32",
     "pre-training, phase 1": "pre-addestramento, fase 1",
     "pre-training, phase 2": "pre-addestramento, fase 2",
+    # The training planner against published runs (calcsite.planner_checks).
+    "Narayanan et al. 2021, Table 1": "Narayanan et al. 2021, tabella 1",
+    "Korthikanti et al. 2022, Table 5": "Korthikanti et al. 2022, tabella 5",
+    "Korthikanti et al. 2022, the 530B model with data parallelism (section 6.3, abstract)": (
+        "Korthikanti et al. 2022, il modello 530B con parallelismo dei dati (sezione 6.3, abstract)"
+    ),
+    "{title}: {figure}.": "{title}: {figure}.",
+    (
+        "achieved TFLOP/s per GPU, counted as hardware FLOPs with full recomputation (eq. 3), "
+        "against the planner's HFU times the peak"
+    ): (
+        "TFLOP/s raggiunti per GPU, contati in FLOP hardware con ricalcolo completo (eq. 3), "
+        "a confronto con l’HFU del pianificatore moltiplicato per il picco"
+    ),
+    "seconds per iteration, against the planner's step time": (
+        "secondi per iterazione, a confronto con la durata di un passo secondo il pianificatore"
+    ),
+    "Target: every row within ±{bound}.": "Obiettivo: ogni riga entro ±{bound}.",
+    "Target: a mean absolute error within {bound}.": (
+        "Obiettivo: un errore assoluto medio non oltre il {bound}."
+    ),
+    "No target was set.": "Nessun obiettivo è stato fissato.",
+    "Mean absolute error: {mean}; rows within ±{band}: {within} of {rows}.": (
+        "Errore assoluto medio: {mean}; righe entro ±{band}: {within} su {rows}."
+    ),
+    "Target met.": "Obiettivo raggiunto.",
+    "Target not met.": "Obiettivo non raggiunto.",
+    "Each model's name opens the check form with the run's layout.": (
+        "Il nome di ogni modello apre il modulo di verifica con la suddivisione dell’addestramento."
+    ),
+    "Published": "Pubblicato",
+    "Planner": "Pianificatore",
+    "Error": "Errore",
+    "{seconds} (from an MFU of {mfu})": "{seconds} (da un MFU del {mfu})",
     UI["table.open"]: "Aprire questo caso in",
     "Fastest plans": "Piani più veloci",
     UI["presets.legend"]: "Compilare da",
