@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from calcsite import runs
+from calcsite import planner_checks, runs
 from calcsite.messages import CATALOGS, UI, translate
 
 from calculator import CALCULATORS, Choice
@@ -44,6 +44,7 @@ def site_texts() -> set[str]:
     """Every English text the site translates: the declarations', the widget's, the charts'."""
     texts = declared_texts() | set(UI.values()) | set(UNITS) | set(UNITS.values())
     texts |= {*WORDS.values(), *runs.WORDS.values(), *runs.SAMPLES.values()}
+    texts |= set(planner_checks.TEXTS)
     for published in runs.load():
         texts |= {published.precision, published.task}
     return texts - {""}
