@@ -121,6 +121,7 @@ def _shape(published: PublishedRun) -> Shape:
         swiglu=inputs["mlp"] == "swiglu",
         vocabulary=int(inputs["vocabulary"]),
         sequence=int(inputs["sequence"]),
+        untied=inputs["output_layer"] == "untied",
     )
 
 

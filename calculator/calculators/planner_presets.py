@@ -270,6 +270,7 @@ def _model(  # noqa: PLR0917 -- one positional per model field, in the form's or
     ffn: int,
     mlp: str,
     vocabulary: int,
+    output_layer: str,
     sequence: int,
 ) -> Mapping[str, Value | str]:
     """Every model field, so that a model picked after another leaves nothing of it."""
@@ -281,6 +282,7 @@ def _model(  # noqa: PLR0917 -- one positional per model field, in the form's or
         ffn=ffn,
         mlp=mlp,
         vocabulary=vocabulary,
+        output_layer=output_layer,
         sequence=sequence,
     )
 
@@ -292,8 +294,8 @@ MODELS = Presets(
         Preset(
             value="gpt-3-175b",
             label="GPT-3 175B",
-            # l, h, a, g = a, f = 4h, GeLU, V, s
-            values=_model(96, 12288, 96, 96, 4 * 12288, "gelu", 51200, 2048),
+            # l, h, a, g = a, f = 4h, GeLU, V, output layer tied, s
+            values=_model(96, 12288, 96, 96, 4 * 12288, "gelu", 51200, "tied", 2048),
             source=(
                 "Brown et al. 2020, Language Models are Few-Shot Learners (arXiv "
                 "2005.14165), Table 2.1, GPT-3 175B row, and section 2.1 (2,048-token "
@@ -305,43 +307,43 @@ MODELS = Presets(
         Preset(
             value="llama-2-7b",
             label="Llama 2 7B",
-            values=_model(32, 4096, 32, 32, 11008, "swiglu", 32000, 4096),
+            values=_model(32, 4096, 32, 32, 11008, "swiglu", 32000, "untied", 4096),
             source=_LLAMA_2_SOURCE.format(size="7b"),
             url=_LLAMA_2,
         ),
         Preset(
             value="llama-2-70b",
             label="Llama 2 70B",
-            values=_model(80, 8192, 64, 8, 28672, "swiglu", 32000, 4096),
+            values=_model(80, 8192, 64, 8, 28672, "swiglu", 32000, "untied", 4096),
             source=_LLAMA_2_SOURCE.format(size="70b"),
             url=_LLAMA_2,
         ),
         Preset(
             value="llama-3-8b",
             label="Llama 3 8B",
-            values=_model(32, 4096, 32, 8, 14336, "swiglu", _LLAMA_3_VOCABULARY, 8192),
+            values=_model(32, 4096, 32, 8, 14336, "swiglu", _LLAMA_3_VOCABULARY, "untied", 8192),
             source=_LLAMA_3_SOURCE.format(size="8B"),
             url=_LLAMA_3,
         ),
         Preset(
             value="llama-3-70b",
             label="Llama 3 70B",
-            values=_model(80, 8192, 64, 8, 28672, "swiglu", _LLAMA_3_VOCABULARY, 8192),
+            values=_model(80, 8192, 64, 8, 28672, "swiglu", _LLAMA_3_VOCABULARY, "untied", 8192),
             source=_LLAMA_3_SOURCE.format(size="70B"),
             url=_LLAMA_3,
         ),
         Preset(
             value="llama-3-405b",
             label="Llama 3 405B",
-            values=_model(126, 16384, 128, 8, 53248, "swiglu", _LLAMA_3_VOCABULARY, 8192),
+            values=_model(126, 16384, 128, 8, 53248, "swiglu", _LLAMA_3_VOCABULARY, "untied", 8192),
             source=_LLAMA_3_SOURCE.format(size="405B"),
             url=_LLAMA_3,
         ),
         Preset(
             value="bloom-176b",
             label="BLOOM 176B",
-            # l, h, a, g = a, f = 4h, GeLU, V as padded, s
-            values=_model(70, 14336, 112, 112, 4 * 14336, "gelu", 250880, 2048),
+            # l, h, a, g = a, f = 4h, GeLU, V as padded, output layer tied, s
+            values=_model(70, 14336, 112, 112, 4 * 14336, "gelu", 250880, "tied", 2048),
             source=(
                 "BigScience, BLOOM's training script train/tr11-176B-ml/tr11-176B-ml.slurm "
                 "(NLAYERS, NHIDDEN, NHEADS, SEQ_LEN, --pad-vocab-size-to 250880), with "

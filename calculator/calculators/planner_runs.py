@@ -67,8 +67,11 @@ are the
 ``data-parallel-scaling`` page's sourced figures for that node (nccl-tests issue 149,
 NCCL issue 812, NCCL's ``tuning.cc``)."""
 
-GPT: Inputs = MappingProxyType({"vocabulary": 51200, "sequence": 2048, "mlp": "gelu"})
-"""Both papers' GPT models: V = 51,200, s = 2,048, GeLU, f = 4h, a key and value per head."""
+GPT: Inputs = MappingProxyType(
+    {"vocabulary": 51200, "sequence": 2048, "mlp": "gelu", "output_layer": "tied"}
+)
+"""Both papers' GPT models: V = 51,200, s = 2,048, GeLU, f = 4h, a key and value per head,
+the output layer tied to the input embeddings (Megatron-LM's default)."""
 
 
 FIGURES = ("tflops", "seconds")

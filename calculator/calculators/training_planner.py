@@ -37,6 +37,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
+from ..chart_planner import PLANNER
 from ..decimals import exact
 from ..errors import InputError, InvalidInputs
 from ..spec import (
@@ -129,6 +130,8 @@ class Shape:
         swiglu: Whether the MLP is SwiGLU (three matrices) rather than GeLU (two).
         vocabulary: Vocabulary V, as padded by Megatron-LM.
         sequence: Sequence length s.
+        untied: Whether the output layer is a V × h matrix of its own rather than the
+            input embeddings (``--untie-embeddings-and-output-weights``, as LLaMA has it).
     """
 
     layers: int
@@ -139,6 +142,7 @@ class Shape:
     swiglu: bool
     vocabulary: int
     sequence: int
+    untied: bool = False
 
     @property
     def kv_width(self) -> int:
@@ -180,11 +184,13 @@ def parameters(shape: Shape) -> int:
     LayerNorm's 2h, which eq. 2 leaves out and ``theoretical_memory_usage.py`` (line 96)
     counts: the layers, the word embeddings V·h once (input and output tied, Megatron-LM's
     default: ``--untie-embeddings-and-output-weights`` is off, ``arguments.py`` line 2460)
-    and learned position embeddings s·h.
+    or twice when the output layer is untied (``theoretical_memory_usage.py`` counts
+    ``embedding_size`` twice then), and learned position embeddings s·h.
     """
     split, replicated = _layer_parameters(shape)
     h = shape.hidden
-    return shape.layers * (split + replicated) + (shape.vocabulary + shape.sequence) * h + 2 * h
+    words = (2 if shape.untied else 1) * shape.vocabulary
+    return shape.layers * (split + replicated) + (words + shape.sequence) * h + 2 * h
 
 
 def stage_parameters(shape: Shape, *, tensor: int, pipeline: int) -> Fraction:
@@ -194,13 +200,15 @@ def stage_parameters(shape: Shape, *, tensor: int, pipeline: int) -> Fraction:
     ranks (``VocabParallelEmbedding``) and the position embeddings, replicated; the last
     stage holds the same layers, its copy of the tied word embeddings and the final
     LayerNorm, 2h against s·h, so never more (``theoretical_memory_usage.py`` lines
-    247–267 count the embedding once on the most loaded shard). With p = 1 the one stage
-    holds everything.
+    247–267 count the embedding once on the most loaded shard), untied or not: an untied
+    output layer is the same V·h on the last stage. With p = 1 the one stage holds
+    everything, both of an untied model's V × h matrices.
     """
     split, replicated = _layer_parameters(shape)
     layers = shape.layers // pipeline
     h = shape.hidden
-    held = Fraction(layers * split + shape.vocabulary * h, tensor)
+    words = 2 if shape.untied and pipeline == 1 else 1
+    held = Fraction(layers * split + words * shape.vocabulary * h, tensor)
     held += layers * replicated + shape.sequence * h
     return held + (2 * h if pipeline == 1 else 0)
 
@@ -429,6 +437,7 @@ def _shape(fields: dict[str, Any]) -> Shape:
         swiglu=fields["mlp"] == "swiglu",
         vocabulary=fields["vocabulary"],
         sequence=fields["sequence"],
+        untied=fields["output_layer"] == "untied",
     )
 
 
@@ -502,6 +511,7 @@ def check(
     ffn: int | None,
     mlp: str,
     vocabulary: int,
+    output_layer: str,
     sequence: int,
     devices: int,
     devices_per_node: int,
@@ -530,6 +540,7 @@ def check(
         ffn: MLP hidden size f; ``None`` for 4h.
         mlp: ``gelu`` (two matrices) or ``swiglu`` (three).
         vocabulary: Vocabulary V (padded).
+        output_layer: ``tied`` (the input embeddings) or ``untied`` (a matrix of its own).
         sequence: Sequence length s, in tokens.
         devices: Devices N.
         devices_per_node: Devices n of a node.
@@ -590,6 +601,7 @@ def check(
             "ffn": ffn,
             "mlp": mlp,
             "vocabulary": vocabulary,
+            "output_layer": output_layer,
             "sequence": sequence,
         }
     )
@@ -1025,6 +1037,7 @@ def search(
     ffn: int | None,
     mlp: str,
     vocabulary: int,
+    output_layer: str,
     sequence: int,
     devices: int,
     devices_per_node: int,
@@ -1086,6 +1099,7 @@ def search(
         ffn: MLP hidden size f; ``None`` for 4h.
         mlp: ``gelu`` or ``swiglu``.
         vocabulary: Vocabulary V (padded).
+        output_layer: ``tied`` (the input embeddings) or ``untied`` (a matrix of its own).
         sequence: Sequence length s, in tokens.
         devices: Devices N.
         devices_per_node: Devices n of a node.
@@ -1120,6 +1134,7 @@ def search(
         "ffn": ffn,
         "mlp": mlp,
         "vocabulary": vocabulary,
+        "output_layer": output_layer,
         "sequence": sequence,
         "devices": devices,
         "devices_per_node": devices_per_node,
@@ -1235,6 +1250,19 @@ INPUTS = (
         maximum=MAX_VOCABULARY,
         integer=True,
         help="V: vocabulary as Megatron-LM pads it (51,200 in the GPT-3 runs).",
+    ),
+    Choice(
+        name="output_layer",
+        label="Output layer",
+        options=(
+            Option(value="tied", label="Tied to the input embeddings"),
+            Option(value="untied", label="A matrix of its own"),
+        ),
+        default="tied",
+        help=(
+            "Tied, as GPT-3 and BLOOM, or untied, as LLaMA: another V × h matrix of weights, "
+            "on the last pipeline stage."
+        ),
     ),
     Input(
         name="sequence",
@@ -1494,7 +1522,17 @@ OUTPUTS = (
 GROUPS = (
     (
         "Model",
-        ("layers", "hidden", "heads", "kv_heads", "ffn", "mlp", "vocabulary", "sequence"),
+        (
+            "layers",
+            "hidden",
+            "heads",
+            "kv_heads",
+            "ffn",
+            "mlp",
+            "vocabulary",
+            "output_layer",
+            "sequence",
+        ),
     ),
     (
         "Cluster",
@@ -1678,6 +1716,7 @@ CALCULATOR = Calculator(
             outputs=OUTPUTS,
             groups=GROUPS,
             compute=check,
+            chart=PLANNER,
             presets=PRESETS,
         ),
     ),

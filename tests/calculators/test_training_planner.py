@@ -90,7 +90,7 @@ def test_parameters_with_grouped_query_attention_and_swiglu_by_hand() -> None:
     # MLP 3·8·12 = 288; biases QKV 16, projection 8, gate and up 24, down 8; LayerNorms 32:
     # 568 a layer. Word embeddings 16·8, positions 4·8, final LayerNorm 16: 176.
     request = {**TINY, "layers": 1, "hidden": 8, "heads": 4, "kv_heads": 2, "ffn": 12}
-    request |= {"mlp": "swiglu", "vocabulary": 16, "sequence": 4}
+    request |= {"mlp": "swiglu", "vocabulary": 16, "sequence": 4, "output_layer": "tied"}
     assert _check(request)["parameters"] == 744
 
 
@@ -505,6 +505,7 @@ def layouts(draw: st.DrawFn, *, split: int = 1, stages: int = 1) -> dict[str, An
             st.none() | st.integers(min_value=1, max_value=2048).map(lambda f: f * split * tensor)
         ),
         "mlp": draw(st.sampled_from(["gelu", "swiglu"])),
+        "output_layer": draw(st.sampled_from(["tied", "untied"])),
         "vocabulary": draw(st.integers(min_value=1, max_value=300_000)),
         "sequence": draw(st.integers(min_value=1, max_value=16_384)),
         "devices": tensor * pipeline * data,
@@ -625,6 +626,7 @@ def test_the_corners_of_the_bounds_stay_finite() -> None:
         "heads": planner.MAX_HEADS,
         "ffn": planner.MAX_FFN,
         "mlp": "swiglu",
+        "output_layer": "untied",
         "vocabulary": planner.MAX_VOCABULARY,
         "sequence": planner.MAX_SEQUENCE,
         "devices_per_node": 1,

@@ -620,6 +620,16 @@ _FR: dict[str, str] = {
         "Remplit les accélérateurs par nœud, les deux bandes passantes de bus et la latence "
         "avec des valeurs mesurées et publiées par les développeurs de NCCL."
     ),
+    "Output layer": "Couche de sortie",
+    "Tied to the input embeddings": "Partagée avec les embeddings d’entrée",
+    "A matrix of its own": "Une matrice à part",
+    (
+        "Tied, as GPT-3 and BLOOM, or untied, as LLaMA: another V × h matrix of weights, "
+        "on the last pipeline stage."
+    ): (
+        "Partagée, comme dans GPT-3 et BLOOM, ou distincte, comme dans LLaMA\u00a0: une autre "
+        "matrice de poids V × h, sur le dernier étage du pipeline."
+    ),
 }
 
 _IT: dict[str, str] = {
@@ -1114,6 +1124,16 @@ _IT: dict[str, str] = {
     ): (
         "Compila i dispositivi per nodo, le due bande di bus e la latenza con valori misurati "
         "e pubblicati dagli sviluppatori di NCCL."
+    ),
+    "Output layer": "Strato di uscita",
+    "Tied to the input embeddings": "Condiviso con gli embedding di ingresso",
+    "A matrix of its own": "Una matrice a sé",
+    (
+        "Tied, as GPT-3 and BLOOM, or untied, as LLaMA: another V × h matrix of weights, "
+        "on the last pipeline stage."
+    ): (
+        "Condiviso, come in GPT-3 e BLOOM, o distinto, come in LLaMA: un’altra matrice di "
+        "pesi V × h, sull’ultimo stadio della pipeline."
     ),
 }
 
