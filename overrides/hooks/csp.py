@@ -6,7 +6,8 @@ computed by :mod:`calcsite.csp` from the page's final HTML: the hashes of its
 inline scripts, and the engine's needs on the pages that load it. It runs
 after every other ``on_post_page`` (the hashes must be of the text the reader
 gets), and nothing may change a page's inline scripts after it: once the site
-is built, ``hooks/versions.py`` changes only URLs in attributes.
+is built, :mod:`calcsite.postbuild` changes only URLs in attributes
+(:mod:`calcsite.versions`).
 
 Before that, in each page's content, it puts what a keyboard must reach but
 cannot by default in the tab order (:mod:`calcsite.keyboard`): glossary

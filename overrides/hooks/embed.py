@@ -1,35 +1,23 @@
-"""MkDocs hook: the embed pages, and the "Embed" control of each form.
+"""MkDocs hook: the "Embed" control of each form, and the list of embed pages.
 
 Everything but the MkDocs glue is in :mod:`calcsite.embed`, which says what an
-embed page is. Here:
+embed page is; the pages themselves are written once each language's build is
+done (:mod:`calcsite.postbuild`, ``hooks/postbuild.py``). Here:
 
 - ``on_page_content`` puts each form's "Embed" control in place of its marker,
   with the embed page's address relative to the page being built;
 - ``on_page_markdown`` expands ``<!-- md:embeds -->`` into the list of the
   language's embed pages (raw HTML links: MkDocs would warn about a Markdown
-  link to a page that is not a source file), derived from the registry;
-- ``on_post_build`` writes the embed pages of the language being built
-  (mkdocs-static-i18n runs one build per language, each with its own
-  ``on_post_build``), once the theme's stylesheets and the calculators' full
-  pages are in the site.
+  link to a page that is not a source file), derived from the registry.
 """
 
 from __future__ import annotations
 
 import re
 from html import escape
-from pathlib import Path
 from typing import Any
 
-from calcsite.embed import (
-    EmbedError,
-    Engine,
-    embed_pages,
-    embed_path,
-    expand_controls,
-    relative_url,
-    write,
-)
+from calcsite.embed import EmbedError, embed_pages, embed_path, expand_controls, relative_url
 from calcsite.messages import translate
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
@@ -64,22 +52,3 @@ def on_page_content(html: str, page: Page, config: MkDocsConfig, **_: Any) -> st
         return expand_controls(html, page.url, _language(config), config.theme.get_env())
     except EmbedError as error:
         raise PluginError(f"{page.file.src_uri}: {error}") from error
-
-
-def on_post_build(config: MkDocsConfig) -> None:
-    settings = config.extra.get("calculator_engine")
-    if not settings:
-        raise PluginError("hooks/embed.py needs hooks/calculators.py, listed before it")
-    try:
-        write(
-            Path(config.site_dir),
-            config.theme.get_env(),
-            language=_language(config),
-            site_name=config.site_name,
-            extra_css=[str(path) for path in config.extra_css],
-            favicon=str(config.theme["favicon"]),
-            engine=Engine.from_settings(settings),
-            palette=config.theme.get("palette"),
-        )
-    except EmbedError as error:
-        raise PluginError(f"embed pages: {error}") from error

@@ -34,7 +34,9 @@ relative to the page, the words of the page's language and the title the
 iframe will carry. The page script builds the snippet from these and the copy
 link's query.
 
-Everything here takes plain values; ``hooks/embed.py`` calls it from MkDocs.
+Everything here takes plain values: ``hooks/embed.py`` expands the controls
+from MkDocs, and :mod:`calcsite.postbuild` writes the pages once each
+language's build is done.
 """
 
 from __future__ import annotations
@@ -117,7 +119,7 @@ class Engine:
 
     @classmethod
     def from_settings(cls, settings: Mapping[str, Any]) -> Engine:
-        """From the dictionary ``hooks/calculators.py`` puts in ``extra.calculator_engine``."""
+        """From the engine's settings for a page (:attr:`calcsite.engine.Engine.page_settings`)."""
         try:
             return cls(
                 script=str(settings["script"]),

@@ -25,9 +25,12 @@ so a new release is never masked by a cached old one.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from . import build_cache, gzipped
 from .imports import CORE
@@ -49,16 +52,21 @@ from .wheel import WheelError, mark_names_utf8, served_wheel
 __all__ = [
     "HEAD_URLS",
     "LOCK",
+    "PACKAGE",
     "PAGE_RUNTIME",
+    "PAGE_SCRIPT",
     "RUNTIME_FILES",
     "SITE_STDLIB",
     "STDLIB",
+    "WORKER",
     "Engine",
     "EngineError",
     "copy_runtime",
     "mark_names_utf8",
     "plan",
+    "pyodide_cdn",
     "pyodide_version",
+    "site_plan",
     "write",
 ]
 
@@ -68,6 +76,12 @@ HEAD_URLS = ("pyodide", "wheel", "stdlib", "lock")
 """The engine's files a page names in its head (``<meta name="calc:wheel">``...) for its worker."""
 PAGE_RUNTIME = RUNTIME_FILES[:3]
 """What a page fetches of the runtime: its standard library and package index are the site's own."""
+PACKAGE = Path("node_modules") / "pyodide"
+"""Pyodide's npm package in the project, as ``npm ci`` installs it (``package-lock.json``)."""
+PAGE_SCRIPT = "assets/javascripts/calculator.mjs"
+"""The page script, relative to the site root."""
+WORKER = "assets/javascripts/calculator-worker.mjs"
+"""The page's worker, relative to the site root."""
 
 
 class EngineError(RuntimeError):
@@ -111,6 +125,78 @@ class Engine:
             *(f"{runtime}/{name}" for name in PAGE_RUNTIME),
             *(f"{self.engine_dir}/{name}" for name in self.files),
         )
+
+    @property
+    def page_settings(self) -> dict[str, Any]:
+        """What a page that loads the engine names, relative to the site root or absolute.
+
+        The full pages' template reads it (``config.extra.calculator_engine`` in
+        ``overrides/main.html``), the embed pages too
+        (:meth:`calcsite.embed.Engine.from_settings`). The page script and the
+        worker are given a query naming their content once the site is built
+        and they are minified (:mod:`calcsite.versions`): their bytes are not
+        known before.
+        """
+        return {
+            # Named in the page's head for its worker (HEAD_URLS).
+            "urls": self.head_urls,
+            "script": PAGE_SCRIPT,
+            "worker": WORKER,
+            # What the worker fetches, for a shared link to fetch early (main.html).
+            "fetched": list(self.fetched),
+        }
+
+
+def pyodide_cdn(extra: Mapping[str, Any]) -> str | None:
+    """The URL template of a CDN's Pyodide runtime, if the site names one.
+
+    Args:
+        extra: The site's ``extra`` settings, whose ``calculator.pyodide_cdn``
+            (``mkdocs.yml``, from the environment's ``PYODIDE_CDN``) names it.
+    """
+    settings = extra.get("calculator") or {}
+    cdn = settings.get("pyodide_cdn")
+    return str(cdn) if cdn else None
+
+
+def site_plan(project_root: Path, cdn_base: str | None) -> Engine:
+    """:func:`plan` for a project's site, computed once per set of inputs.
+
+    The full pages name the engine's files as each page is rendered, the embed
+    pages and the files themselves are written once the site is built, and
+    mkdocs-static-i18n builds the site once per language (``mkdocs serve``
+    once per change): each asks here, and the wheel and the standard library
+    are built again only when what they are made from changed (the core's
+    sources, ``pyproject.toml``, ``README.md`` and the npm package's manifest,
+    by modification time) or another CDN is named.
+
+    Args:
+        project_root: The project, with the core and Pyodide's npm package (:data:`PACKAGE`).
+        cdn_base: The URL template of a CDN's Pyodide runtime (``{version}`` in it), if any.
+
+    Raises:
+        EngineError: As :func:`plan` does.
+    """
+    return _planned(project_root, cdn_base, _sources(project_root))
+
+
+def _sources(project_root: Path) -> tuple[tuple[str, int], ...]:
+    """What the engine is built from that may change while MkDocs runs, with modification times."""
+    paths = [
+        *(project_root / CORE).rglob("*.py"),
+        project_root / "pyproject.toml",
+        project_root / "README.md",
+        project_root / PACKAGE / "package.json",
+    ]
+    return tuple(sorted((str(path), path.stat().st_mtime_ns) for path in paths if path.is_file()))
+
+
+@functools.lru_cache(maxsize=1)
+def _planned(
+    project_root: Path, cdn_base: str | None, sources: tuple[tuple[str, int], ...]
+) -> Engine:
+    """:func:`plan`, kept for the last ``sources`` (which only key the cache)."""
+    return plan(project_root, project_root / PACKAGE, cdn_base)
 
 
 def plan(project_root: Path, package_dir: Path, cdn_base: str | None) -> Engine:
