@@ -11,7 +11,10 @@ and find every chart in the registry:
   the curve the all-reduce model predicts, and the entered case marked;
 - :mod:`calculator.chart_schedule`, for the pipeline bubble: the schedule
   itself, stages × time, with every idle stretch drawn and both conventions'
-  figures on it.
+  figures on it;
+- :mod:`calculator.chart_planner`, for the training planner's check: the memory
+  of a device of the first stage against its capacity and the step time, each a
+  bar stacked from its parts, two panels each with its own ``<svg role="img">``.
 
 :func:`render` draws the chart of a calculator's mode. A chart is an HTML
 fragment: a visible title, a legend, an ``<svg role="img">`` named by its

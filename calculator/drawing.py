@@ -1,8 +1,9 @@
 """The drawing toolkit of the core's charts: escaping, words, numbers, SVG and axes.
 
-Each chart (:mod:`calculator.chart_scaling`, :mod:`calculator.chart_schedule`)
-is drawn from these pieces, so that every chart escapes its text, writes its
-numbers as the page's language does and lays out its axes the same way.
+Each chart (:mod:`calculator.chart_scaling`, :mod:`calculator.chart_schedule`,
+:mod:`calculator.chart_planner`) is drawn from these pieces, so that every
+chart escapes its text, writes its numbers as the page's language does and
+lays out its axes the same way.
 Everything is computed with exact fractions, or with the four operations of
 IEEE doubles rounded once, and written with fixed digits, so CPython and
 Pyodide write the same bytes. Every text node and attribute value is escaped,
@@ -297,9 +298,9 @@ def axis(top: Fraction, intervals: int, integer: bool) -> Axis:
     return Axis(bound, tuple(step * k for k in range(count + 1)), scale)
 
 
-def fitting_axis(top: Fraction, width: Fraction, numbers: Numbers) -> Axis:
-    """The x axis with the most ticks whose labels do not collide (devices: whole)."""
-    candidates = [axis(top, intervals, integer=True) for intervals in (6, 5, 4, 3, 2, 1)]
+def fitting_axis(top: Fraction, width: Fraction, numbers: Numbers, *, integer: bool = True) -> Axis:
+    """The x axis with the most ticks whose labels do not collide (whole ones by default)."""
+    candidates = [axis(top, intervals, integer=integer) for intervals in (6, 5, 4, 3, 2, 1)]
 
     def fits(axis: Axis) -> bool:
         widest = max(len(axis.label(numbers, tick)) for tick in axis.ticks) * CHAR

@@ -406,7 +406,7 @@ def test_every_word_of_every_declared_chart_is_in_words() -> None:
     for charts_of in charts.CHARTS.values():
         for chart in charts_of.values():
             assert dict(chart.words).items() <= dict(WORDS).items()
-    assert set(charts.CHARTS) == {"data-parallel-scaling", "pipeline-bubble"}
+    assert set(charts.CHARTS) == {"data-parallel-scaling", "pipeline-bubble", "training-planner"}
 
 
 def test_escape_drops_what_xml_refuses_and_escapes_the_rest() -> None:
@@ -433,6 +433,7 @@ HOSTILE = [
         ("data-parallel-scaling", "measure"),
         ("data-parallel-scaling", "estimate"),
         ("pipeline-bubble", "bubble"),
+        ("training-planner", "check"),
     ],
 )
 @pytest.mark.parametrize("payload", HOSTILE)
@@ -471,7 +472,7 @@ def test_hostile_labels_stay_text(slug: str, mode: str, payload: str) -> None:
     # The words arrive as text, whole, less what XML cannot hold.
     title = texts(root, "title")[0]
     assert title.startswith(drawing._NOT_XML.sub("", payload))
-    assert title.endswith(("devices", "as estimated", "v = 1"))
+    assert title.endswith(("devices", "as estimated", "v = 1", "\u00a0GB"))
 
 
 @settings(max_examples=60, deadline=None)

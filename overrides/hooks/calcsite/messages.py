@@ -538,6 +538,68 @@ _FR: dict[str, str] = {
     "Idle after its last backward pass, slots": "Inactif après sa dernière passe arrière, créneaux",
     "Idle in all, slots": "Inactif en tout, créneaux",
     "Stages {first} to {last}": "Étages {first} à {last}",
+    # The training planner's chart (calculator.chart_planner).
+    "Memory and step time: t = {tensor}, p = {pipeline}, d = {data_parallel}, v = {interleave}": (
+        "Mémoire et durée d’un pas\u00a0: t = {tensor}, p = {pipeline}, d = {data_parallel}, "
+        "v = {interleave}"
+    ),
+    "Memory per device: {total} of {capacity}": (
+        "Mémoire par accélérateur\u00a0: {total} sur {capacity}"
+    ),
+    "Memory per device: {total}, more than {capacity}": (
+        "Mémoire par accélérateur\u00a0: {total}, plus que {capacity}"
+    ),
+    "Step time: {total}": "Durée d’un pas\u00a0: {total}",
+    "Memory, GB": "Mémoire, Go",
+    "Time, s": "Temps, s",
+    "{value}\u00a0GB": "{value}\u00a0Go",
+    "{value}\u00a0s": "{value}\u00a0s",
+    "{part}: {amount}": "{part}\u00a0: {amount}",
+    "Capacity": "Capacité",
+    (
+        "A device of the first stage holds {weights} of weights, {gradients} of gradients, "
+        "{optimizer} of optimizer states and {activations} of activations: {total} of its "
+        "{capacity}."
+    ): (
+        "Un accélérateur du premier étage porte {weights} de poids, {gradients} de gradients, "
+        "{optimizer} d’état de l’optimiseur et {activations} d’activations\u00a0: {total} sur "
+        "ses {capacity}."
+    ),
+    (
+        "A device of the first stage would hold {weights} of weights, {gradients} of gradients, "
+        "{optimizer} of optimizer states and {activations} of activations: {total}, more than "
+        "its {capacity}."
+    ): (
+        "Un accélérateur du premier étage porterait {weights} de poids, {gradients} de "
+        "gradients, {optimizer} d’état de l’optimiseur et {activations} d’activations\u00a0: "
+        "{total}, plus que ses {capacity}."
+    ),
+    (
+        "A step takes {total}: {compute} of compute, {bubble} of pipeline bubble, {tensor} of "
+        "tensor-parallel traffic, {pipeline} of pipeline traffic and {data} of data-parallel "
+        "traffic."
+    ): (
+        "Un pas dure {total}\u00a0: {compute} de calcul, {bubble} de bulle du pipeline, {tensor} "
+        "de trafic du parallélisme tensoriel, {pipeline} de trafic du pipeline et {data} de "
+        "trafic du parallélisme de données."
+    ),
+    (
+        "Does not fit: {total} needed against {capacity}; the bar passes the line by what the "
+        "device lacks."
+    ): (
+        "Ne tient pas\u00a0: {total} nécessaires pour {capacity}\u202f; la barre dépasse le trait "
+        "de ce qui manque à l’accélérateur."
+    ),
+    (
+        "The parts of a step follow one another: this first-order model overlaps no traffic "
+        "with compute, so all of the data-parallel traffic is exposed."
+    ): (
+        "Les postes d’un pas se succèdent\u00a0: ce modèle au premier ordre ne recouvre aucun "
+        "trafic par le calcul, si bien que tout le trafic du parallélisme de données s’ajoute "
+        "au pas."
+    ),
+    "Part": "Poste",
+    "Amount": "Valeur",
     (
         "Published runs. Each efficiency and speedup is computed by the measuring form; each "
         "run's name opens it with the run's numbers."
@@ -1046,6 +1108,66 @@ _IT: dict[str, str] = {
     "Idle after its last backward pass, slots": "Inattivo dopo l’ultima backward pass, slot",
     "Idle in all, slots": "Inattivo in tutto, slot",
     "Stages {first} to {last}": "Stadi da {first} a {last}",
+    # The training planner's chart (calculator.chart_planner).
+    "Memory and step time: t = {tensor}, p = {pipeline}, d = {data_parallel}, v = {interleave}": (
+        "Memoria e durata di un passo: t = {tensor}, p = {pipeline}, d = {data_parallel}, "
+        "v = {interleave}"
+    ),
+    "Memory per device: {total} of {capacity}": "Memoria per dispositivo: {total} su {capacity}",
+    "Memory per device: {total}, more than {capacity}": (
+        "Memoria per dispositivo: {total}, più di {capacity}"
+    ),
+    "Step time: {total}": "Durata di un passo: {total}",
+    "Memory, GB": "Memoria, GB",
+    "Time, s": "Tempo, s",
+    "{value}\u00a0GB": "{value}\u00a0GB",
+    "{value}\u00a0s": "{value}\u00a0s",
+    "{part}: {amount}": "{part}: {amount}",
+    "Capacity": "Capacità",
+    (
+        "A device of the first stage holds {weights} of weights, {gradients} of gradients, "
+        "{optimizer} of optimizer states and {activations} of activations: {total} of its "
+        "{capacity}."
+    ): (
+        "Un dispositivo del primo stadio contiene {weights} di pesi, {gradients} di gradienti, "
+        "{optimizer} di stato dell’ottimizzatore e {activations} di attivazioni: {total} dei "
+        "suoi {capacity}."
+    ),
+    (
+        "A device of the first stage would hold {weights} of weights, {gradients} of gradients, "
+        "{optimizer} of optimizer states and {activations} of activations: {total}, more than "
+        "its {capacity}."
+    ): (
+        "Un dispositivo del primo stadio conterrebbe {weights} di pesi, {gradients} di "
+        "gradienti, {optimizer} di stato dell’ottimizzatore e {activations} di attivazioni: "
+        "{total}, più dei suoi {capacity}."
+    ),
+    (
+        "A step takes {total}: {compute} of compute, {bubble} of pipeline bubble, {tensor} of "
+        "tensor-parallel traffic, {pipeline} of pipeline traffic and {data} of data-parallel "
+        "traffic."
+    ): (
+        "Un passo dura {total}: {compute} di calcolo, {bubble} di bolla della pipeline, "
+        "{tensor} di traffico del parallelismo tensoriale, {pipeline} di traffico della "
+        "pipeline e {data} di traffico del parallelismo dei dati."
+    ),
+    (
+        "Does not fit: {total} needed against {capacity}; the bar passes the line by what the "
+        "device lacks."
+    ): (
+        "Non ci sta: servono {total} contro {capacity}; la barra supera la linea di quanto "
+        "manca al dispositivo."
+    ),
+    (
+        "The parts of a step follow one another: this first-order model overlaps no traffic "
+        "with compute, so all of the data-parallel traffic is exposed."
+    ): (
+        "Le componenti di un passo si susseguono: questo modello al primo ordine non "
+        "sovrappone alcun traffico al calcolo, quindi tutto il traffico del parallelismo dei "
+        "dati si aggiunge al passo."
+    ),
+    "Part": "Componente",
+    "Amount": "Valore",
     (
         "Published runs. Each efficiency and speedup is computed by the measuring form; each "
         "run's name opens it with the run's numbers."
