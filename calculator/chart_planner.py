@@ -7,7 +7,7 @@ a line across the bar; and the step (compute, pipeline bubble, tensor-parallel,
 pipeline and data-parallel traffic), whose parts the first-order model adds one after
 another. Each panel is its own ``<svg role="img">`` so that its legend sits beside it:
 on a phone a bar's colours are read from the lines just above it, not from a list of
-nine keys.
+ten keys.
 """
 
 from __future__ import annotations
