@@ -7,6 +7,13 @@ from :func:`calcsite.engine.site_plan`, the one plan every part of the build
 asks (``hooks/postbuild.py`` writes its files). Everything else lives in
 ``calcsite``, which takes plain values, so a future site generator needs only
 a new adapter.
+
+The directives are expanded here rather than by a Python-Markdown extension
+(which Zensical would run too) because an extension sees neither the page's
+address, which the result tables' links to other calculators are relative to
+(MkDocs gives it only to its own private tree processor), nor, under
+mkdocs-static-i18n, the build's language, unless a hook wrote it into the
+extension's settings for each build.
 """
 
 from __future__ import annotations
