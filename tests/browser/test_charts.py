@@ -40,6 +40,11 @@ CASES: dict[tuple[str, str], list[dict[str, str]]] = {
         # Across 128 nodes, the tree, picked from its list: each point of the curve with it.
         {"network_latency": "10", "algorithm": "tree"},
     ],
+    ("training-planner", "check"): [
+        {"efficiency": "50"},
+        # Too little memory: the bar runs past the device's line.
+        {"memory": "40"},
+    ],
     ("pipeline-bubble", "bubble"): [
         {"stages": "7", "micro_batches": "30"},
         {"stages": "16", "micro_batches": "128", "chunks": "2"},
