@@ -1,15 +1,21 @@
 """Known values, refused requests and garbage requests, as plain data.
 
-Standard library only, and free of pytest: the pytest suite imports this file
-under CPython, and ``tests/pyodide/run_cases.mjs`` imports the very same file
-inside Pyodide, so both runtimes are held to one table. :func:`check` asserts
+The standard library and the core only, free of pytest: the pytest suite imports
+this file under CPython, and ``tests/pyodide/run_cases.mjs`` imports the very same
+file inside Pyodide (after the core's wheel), so both runtimes are held to one table.
+What follows the calculators (the slugs, field and mode names of the random
+requests, the error codes) is read from the registry; what cannot be (known
+values, refusals, plausible requests) is written per calculator, and
+``tests/test_registry.py`` fails for a registered calculator that lacks it. :func:`check` asserts
 every expectation through :func:`calculator.web.evaluate` in whichever runtime
 runs it; :func:`verify` checks one reply string against one case.
 
 A request is what the page's worker sends: a JSON object of raw field values
 (strings as typed, or JSON numbers), with an optional ``mode``. Percent outputs
 are in percent points (37.5 means 37.5 %); their ``display`` strings are
-fractions (``"0.375"``), the form the number formatters expect.
+fractions (``"0.375"``), the form the number formatters expect. A mode's tables
+(the training planner's plans) come after its outputs in ``outputs`` and
+``display``, each a list of rows.
 """
 
 from __future__ import annotations
@@ -17,7 +23,12 @@ from __future__ import annotations
 import json
 import math
 import random
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from calculator.errors import ERRORS
+from calculator.registry import CALCULATORS
 
 __all__ = [
     "BOUNDARY",
@@ -25,6 +36,7 @@ __all__ = [
     "GARBAGE_COUNT",
     "GARBAGE_SEED",
     "KNOWN",
+    "PLAUSIBLE",
     "REFUSED",
     "CaseFailure",
     "Garbage",
@@ -39,31 +51,18 @@ __all__ = [
 
 Number = int | float
 Bound = int | float | None
+Cell = Number | str
+"""A cell of a table's row: a number, or a choice's option value."""
 Error = tuple[str | None, str, Bound]
 """An expected error: ``(field, code, bound)``."""
 
-CODES = frozenset(
-    {
-        "required",
-        "not_a_number",
-        "not_an_integer",
-        "below_minimum",
-        "not_above_minimum",
-        "above_maximum",
-        "not_divisible",
-        "not_a_choice",
-        "tree_allreduce_only",
-        "unknown_field",
-        "bad_request",
-        "unknown_calculator",
-        "unknown_mode",
-    }
-)
-"""Every error code a reply may carry."""
+CODES = frozenset(ERRORS) - {"internal"}
+"""Every error code a reply may carry: the core's, but ``internal``, which is a bug."""
 
 DP = "data-parallel-scaling"
 EB = "effective-batch-size"
 PB = "pipeline-bubble"
+TP = "training-planner"
 
 # The smallest positive double: a throughput this tiny must not overflow anything.
 TINY = math.ldexp(1, -1074)
@@ -82,6 +81,9 @@ class Known:
             exactly), or a ``float`` (compared to 1e-12 relative).
         display: Every output's display string, or ``None``.
         warnings: The warning codes, in order.
+        tables: Every declared table's rows, in order, each with the cells worth
+            pinning (some of its columns; numbers compared as outputs are, option
+            values exactly): the number of rows is exact.
     """
 
     id: str
@@ -91,6 +93,7 @@ class Known:
     outputs: dict[str, Number | None]
     display: dict[str, str | None]
     warnings: tuple[str, ...] = ()
+    tables: dict[str, tuple[dict[str, Cell], ...]] = field(default_factory=dict)
 
     @property
     def text(self) -> str:
@@ -231,6 +234,373 @@ def _pipeline(
         {"bubble_overhead": overhead, "idle_share": idle, "efficiency": 100 - idle},
         dict(zip(("bubble_overhead", "idle_share", "efficiency"), show, strict=True)),
     )
+
+
+# Training planner. Each expectation is worked here from the papers' formulas, in exact
+# fractions, not from the core's code: parameters, Narayanan et al. 2021 (arXiv
+# 2104.04473) eq. 2, P = 12·l·h²·(1 + 13/(12h) + (V + s)/(12·l·h)), plus the final
+# LayerNorm's 2h that eq. 2 leaves out; model states, 2 + 4 + 12 = 18 bytes a parameter
+# (bf16 weights, fp32 gradients, fp32 master weights and Adam's two moments), sharded
+# over the d replicas by ZeRO's stage (Rajbhandari et al. 2020, Figure 1); activations,
+# Korthikanti et al. 2022 (arXiv 2205.05198) Table 2 and section 4.3; FLOPs, Narayanan
+# et al. 2021 eq. 3 (72 without recomputation, 96 with full recomputation); times, the
+# FLOPs at the efficiency's share of peak, the bubble (p − 1)/(v·m) of the compute, and
+# ring collectives of 2(k − 1)/k of their bytes at the bus bandwidth, with no latency.
+
+GB = 10**9
+
+# GPT-3 175B on 64 A100 as Korthikanti et al. 2022 ran it, as a page sends it: the
+# check mode's example.
+_TP_GPT3: dict[str, object] = {
+    "mode": "check",
+    "layers": "96",
+    "hidden": "12288",
+    "heads": "96",
+    "kv_heads": "",
+    "ffn": "",
+    "mlp": "gelu",
+    "output_layer": "tied",
+    "vocabulary": "51200",
+    "sequence": "2048",
+    "devices": "64",
+    "devices_per_node": "8",
+    "peak": "312",
+    "memory": "80",
+    "efficiency": "62.5",
+    "intra_bandwidth": "230",
+    "inter_bandwidth": "192",
+    "latency": "3.4",
+    "global_batch": "64",
+    "micro_batch": "1",
+    "tensor": "8",
+    "pipeline": "8",
+    "interleave": "3",
+    "zero": "0",
+    "recompute": "selective",
+    "sequence_parallel": "on",
+}
+_TP_LAYOUT = (
+    "micro_batch",
+    "tensor",
+    "pipeline",
+    "interleave",
+    "zero",
+    "recompute",
+    "sequence_parallel",
+)
+"""The check mode's inputs that the search chooses itself."""
+_TP_SEARCH: dict[str, object] = {
+    **{name: value for name, value in _TP_GPT3.items() if name not in _TP_LAYOUT},
+    "mode": "search",
+}
+
+
+def _planner_check(
+    case_id: str,
+    request: dict[str, object],
+    outputs: dict[str, Fraction | int],
+    display: tuple[str, ...],
+    warnings: tuple[str, ...] = (),
+) -> Known:
+    """A check case: exact fractions become the floats a reply carries, whole numbers stay."""
+    return Known(
+        f"tp-check-{case_id}",
+        TP,
+        request,
+        "check",
+        {name: v if isinstance(v, int) else float(v) for name, v in outputs.items()},
+        dict(zip(outputs, display, strict=True)),
+        warnings,
+    )
+
+
+def _gpt3_full_recomputation() -> Known:
+    """GPT-3 175B, t = 8, p = 8, d = 1, no interleaving, full recomputation, no latency.
+
+    The first stage's device holds l/p = 12 layers: their matrices 12h² and column-parallel
+    biases 7h (QKV 3h, the first MLP product 4h) split over t, their row-parallel biases
+    and LayerNorms 6h whole (eq. 2's 13h), the word embeddings V·h split over t and the
+    position embeddings s·h whole. Under 1F1B it keeps min(m, p) = 8 micro-batches: with
+    full recomputation and sequence parallelism each layer keeps its input, 2·s·b·h/t
+    (Korthikanti et al. 2022 section 5), and the embedding its dropout mask, s·b·h/t
+    (section 4.3). Tensor parallelism runs 6 all-reduces of 2·s·b·h bytes a layer and
+    micro-batch (2 forward, 2 backward, 2 recomputed) inside a node; the pipeline sends
+    2·s·b·h/t bytes each way in each of the m + p − 1 slots, across nodes, where a node's
+    8 devices share its 192 GB/s.
+    """
+    request = {**_TP_GPT3, "latency": "0", "interleave": "1", "recompute": "full"}
+    layers, h, v, s = 96, 12288, 51200, 2048
+    devices, per_node, intra, inter = 64, 8, 230, 192
+    batch, micro, t, p = 64, 1, 8, 8
+    rate = Fraction(312 * 10**12) * Fraction(625, 1000)
+    m = batch // micro  # d = N / (t·p) = 1
+    sbh = s * micro * h
+    held = Fraction(12 * (12 * h * h + 7 * h) + v * h, t) + 12 * 6 * h + s * h
+    activations = min(m, p) * (12 * Fraction(2 * sbh, t) + Fraction(sbh, t))
+    model = (
+        72 * batch * s * layers * h * h * (1 + Fraction(s, 6 * h) + Fraction(v, 12 * layers * h))
+    )
+    hardware = (
+        96 * batch * s * layers * h * h * (1 + Fraction(s, 6 * h) + Fraction(v, 16 * layers * h))
+    )
+    compute = hardware / devices / rate
+    bubble = compute * Fraction(p - 1, m)
+    tensor = 6 * 12 * m * Fraction(2 * (t - 1), t) * 2 * sbh / (intra * GB)
+    pipeline = 2 * (m + p - 1) * Fraction(2 * sbh, t) / (Fraction(inter, per_node) * GB)
+    step = compute + bubble + tensor + pipeline
+    parameters = 12 * layers * h * h * (1 + Fraction(13, 12 * h) + Fraction(v + s, 12 * layers * h))
+    assert parameters.denominator == 1
+    return _planner_check(
+        "gpt3-175b-full-recomputation",
+        request,
+        {
+            "parameters": int(parameters) + 2 * h,
+            "data_parallel": 1,
+            "micro_batches": m,
+            "weights_memory": 2 * held / GB,
+            "gradients_memory": 4 * held / GB,
+            "optimizer_memory": 12 * held / GB,
+            "activation_memory": activations / GB,
+            "memory": (18 * held + activations) / GB,
+            "compute_time": compute,
+            "bubble_time": bubble,
+            "tensor_time": tensor,
+            "pipeline_time": pipeline,
+            "data_time": Fraction(0),  # d = 1: nothing to reduce
+            "step_time": step,
+            "tokens_per_second": batch * s / step,
+            "model_tflops": model / devices / step / 10**12,
+            "mfu": model / devices / step / Fraction(312 * 10**12) * 100,
+            "hfu": hardware / devices / step / Fraction(312 * 10**12) * 100,
+        },
+        (
+            "174615846912",
+            "1",
+            "64",
+            "5.65",
+            "11.29",
+            "33.87",
+            "0.63",
+            "51.44",
+            "15.061",
+            "1.647",
+            "1.765",
+            "0.037",
+            "0",
+            "18.51",
+            "7081",
+            "119.1",
+            "0.382",
+            "0.509",
+        ),
+    )
+
+
+def _zero_3_over_four_replicas() -> Known:
+    """A 0.47B GPT on 4 devices of one node, data parallel only, ZeRO-3, nothing recomputed.
+
+    Without tensor or pipeline parallelism the device holds every parameter, sharded
+    four ways: 18·P/4 bytes. Each layer keeps Table 2's s·b·h·(34 + 5·a·s/h) bytes for
+    the one micro-batch in flight, the embedding its dropout mask s·b·h, and the output
+    layer (p = 1) 4·s·b·h·(1 + V/h): the final LayerNorm's input, the output product's
+    and the fp32 logits (section 4.3). The gradients' reduction moves ZeRO-3's 1.5 times
+    an all-reduce's bytes, 1.5 · 2(d − 1)/d · 4·P, at 100 GB/s.
+    """
+    layers, h, a, v, s = 8, 2048, 16, 32000, 2048
+    devices, batch, micro = 4, 8, 2
+    rate = Fraction(100 * 10**12) * Fraction(50, 100)
+    d = devices
+    sbh = s * micro * h
+    parameters = 12 * layers * h * h + 13 * layers * h + (v + s) * h + 2 * h
+    activations = (
+        layers * sbh * (34 + Fraction(5 * a * s, h)) + sbh + 4 * sbh * (1 + Fraction(v, h))
+    )
+    model = (
+        72 * batch * s * layers * h * h * (1 + Fraction(s, 6 * h) + Fraction(v, 12 * layers * h))
+    )
+    compute = model / devices / rate
+    data = Fraction(3, 2) * Fraction(2 * (d - 1), d) * 4 * parameters / (100 * GB)
+    step = compute + data
+    utilisation = model / devices / step / Fraction(100 * 10**12) * 100
+    return _planner_check(
+        "zero-3-over-four-replicas",
+        {
+            "mode": "check",
+            "layers": layers,
+            "hidden": h,
+            "heads": a,
+            "kv_heads": None,
+            "mlp": "gelu",
+            "output_layer": "tied",
+            "vocabulary": v,
+            "sequence": s,
+            "devices": devices,
+            "devices_per_node": 8,
+            "peak": 100,
+            "memory": 80,
+            "efficiency": 50,
+            "intra_bandwidth": 100,
+            "inter_bandwidth": 100,
+            "latency": 0,
+            "global_batch": batch,
+            "micro_batch": micro,
+            "tensor": 1,
+            "pipeline": 1,
+            "interleave": 1,
+            "zero": "3",
+            "recompute": "none",
+            "sequence_parallel": "off",
+        },
+        {
+            "parameters": parameters,
+            "data_parallel": d,
+            "micro_batches": batch // (micro * d),
+            "weights_memory": Fraction(2 * parameters, d) / GB,
+            "gradients_memory": Fraction(4 * parameters, d) / GB,
+            "optimizer_memory": Fraction(12 * parameters, d) / GB,
+            "activation_memory": activations / GB,
+            "memory": (Fraction(18 * parameters, d) + activations) / GB,
+            "compute_time": compute,
+            "bubble_time": Fraction(0),
+            "tensor_time": Fraction(0),
+            "pipeline_time": Fraction(0),
+            "data_time": data,
+            "step_time": step,
+            "tokens_per_second": batch * s / step,
+            "model_tflops": model / devices / step / 10**12,
+            "mfu": utilisation,
+            "hfu": utilisation,  # nothing recomputed
+        },
+        (
+            "472600576",
+            "4",
+            "1",
+            "0.24",
+            "0.47",
+            "1.42",
+            "8.22",
+            "10.34",
+            "0.263",
+            "0",
+            "0",
+            "0",
+            "0.043",
+            "0.306",
+            "53605",
+            "43",
+            "0.43",
+            "0.43",
+        ),
+    )
+
+
+def _search_on_one_device() -> Known:
+    """A tiny GPT on one device of 1 GFLOP/s with 1 MB: every micro-batch, one plan each.
+
+    l = 2, h = 4, a = 2, f = 4h, V = 10, s = 3, B = 1,024. One device allows one layout
+    per micro-batch b, a divisor of 1,024: 11. A layer has W = 12h² = 192 weights; a step
+    is 6·B·s·(l·(W + 2·s·h) + h·V) = 8,699,904 FLOPs (eq. 3), 8.7 ms, at 100 % of peak for
+    every b without recomputation (no bubble, nothing to send), and the ties go to the
+    smaller b. That fits up to b = 512: states 18·548 bytes (P by eq. 2 + 2h), Table 2's
+    2·s·b·h·(34 + 5as/h) = 509,952 bytes for both layers, s·b·h = 6,144 for the
+    embedding's dropout mask and 4·s·b·h·(1 + V/h) = 86,016 for the output layer:
+    611,976 bytes. At b = 1,024 the layers' 1,019,904 bytes do not fit, nor, with the rest,
+    selective recomputation's 34·s·b·h a layer; full recomputation's 2·s·b·h a layer
+    does, 243,336 bytes in all, and runs every layer's forward again: a third more FLOPs
+    over the layers, 11,354,112.
+    """
+    model = 6 * 1024 * 3 * (2 * (192 + 2 * 3 * 4) + 4 * 10)
+    full = model + 2 * 1024 * 3 * 2 * (192 + 2 * 3 * 4)
+    assert (model, full) == (8_699_904, 11_354_112)
+    plain: dict[str, Cell] = {"tensor": 1, "pipeline": 1, "interleave": 1, "zero": "0"}
+    plans = tuple(
+        {
+            "micro_batch": 2**k,
+            **plain,
+            "recompute": "none",
+            "sequence_parallel": "off",
+            "step_time": model / 10**9,
+            "mfu": 100,
+        }
+        for k in range(10)
+    )
+    return Known(
+        "tp-search-one-device-every-micro-batch",
+        TP,
+        {
+            "layers": 2,
+            "hidden": 4,
+            "heads": 2,
+            "kv_heads": "",
+            "ffn": "",
+            "mlp": "gelu",
+            "output_layer": "tied",
+            "vocabulary": 10,
+            "sequence": 3,
+            "devices": 1,
+            "devices_per_node": 1,
+            "peak": "0.001",
+            "memory": "0.001",
+            "efficiency": 100,
+            "intra_bandwidth": 230,
+            "inter_bandwidth": 192,
+            "latency": 0,
+            "global_batch": 1024,
+        },
+        "search",
+        {"candidates": 11, "fitting": 11, "best_step_time": model / 10**9, "best_mfu": 100},
+        {"candidates": "11", "fitting": "11", "best_step_time": "0.009", "best_mfu": "1"},
+        (),
+        {
+            "plans": (
+                *plans[:-1],
+                {**plans[-1], "memory": 611_976 / GB},
+                {
+                    "micro_batch": 1024,
+                    **plain,
+                    "recompute": "full",
+                    "step_time": full / 10**9,
+                    "mfu": model / full * 100,
+                    "memory": 243_336 / GB,
+                },
+            )
+        },
+    )
+
+
+# Four layers, four heads, 8 devices in one node and a batch of 8: t in {1, 2, 4} (it
+# divides the heads and f = 4h), p dividing 8/t and l = 4, b dividing B/d = t·p, and with
+# p > 1, v = 2 chunks (dividing l/p > 1) with b dividing t: 1 + (2 + 1) + 3 for t = 1,
+# 2 + (3 + 2) + 4 for t = 2, 3 + (4 + 3) for t = 4: 28 layouts.
+_TP_EIGHT: dict[str, object] = {
+    **_TP_SEARCH,
+    "layers": "4",
+    "hidden": "256",
+    "heads": "4",
+    "vocabulary": "10",
+    "sequence": "8192",
+    "devices": "8",
+    "global_batch": "8",
+}
+
+_PLANNER_KNOWN = (
+    _gpt3_full_recomputation(),
+    _zero_3_over_four_replicas(),
+    _search_on_one_device(),
+    Known(
+        # 1 MB: nothing fits, not even ZeRO-3 with full recomputation, whose device keeps
+        # at least the embedding's dropout mask and one layer's input, 3·s·b·h/t bytes,
+        # 1.5 MB for b = 1 and t at most 4.
+        "tp-search-28-layouts-none-fits-in-1-mb",
+        TP,
+        {**_TP_EIGHT, "memory": "0.001"},
+        "search",
+        {"candidates": 28, "fitting": 0, "best_step_time": None, "best_mfu": None},
+        {"candidates": "28", "fitting": "0", "best_step_time": None, "best_mfu": None},
+        ("nothing_fits",),
+        {"plans": ()},
+    ),
+)
 
 
 KNOWN: tuple[Known, ...] = (
@@ -634,6 +1004,7 @@ KNOWN: tuple[Known, ...] = (
         ("80", "118.125", "151.2", "269.325", "269.325", "0.7878", "50.42"),
         ("latency_bound",),
     ),
+    *_PLANNER_KNOWN,
 )
 
 # --------------------------------------------------------------------------- refused requests
@@ -909,6 +1280,144 @@ REFUSED: tuple[Refused, ...] = (
         ("micro_batches", "above_maximum", 1_000_000_000),
         ("chunks", "above_maximum", 1000),
     ),
+    # Training planner: Megatron-LM's refusals of a layout (check), each with its bound.
+    _error(
+        "tp-check-devices-not-a-multiple-of-t-p",
+        TP,
+        {**_TP_GPT3, "devices": "60"},
+        "check",
+        ("devices", "not_divisible", 64),
+    ),
+    _error(
+        "tp-check-heads-not-a-multiple-of-t",
+        TP,
+        {**_TP_GPT3, "heads": "12"},
+        "check",
+        ("heads", "not_divisible", 8),
+    ),
+    _error(
+        # l = 96 over p = 8 stages of v = 5 chunks each.
+        "tp-check-layers-not-a-multiple-of-p-v",
+        TP,
+        {**_TP_GPT3, "interleave": "5"},
+        "check",
+        ("layers", "not_divisible", 40),
+    ),
+    _error(
+        # Interleaving needs m = B / (b·d) = 60 micro-batches to be a multiple of p = 8.
+        "tp-check-interleaved-micro-batches-not-a-multiple-of-p",
+        TP,
+        {**_TP_GPT3, "global_batch": "60"},
+        "check",
+        ("global_batch", "not_divisible", 8),
+    ),
+    _error(
+        # d = 128 / 64 = 2 replicas of micro-batches of 2: B a multiple of 4.
+        "tp-check-global-batch-not-a-multiple-of-b-d",
+        TP,
+        {**_TP_GPT3, "devices": "128", "micro_batch": "2", "global_batch": "66"},
+        "check",
+        ("global_batch", "not_divisible", 4),
+    ),
+    _error(
+        "tp-check-chunks-need-stages",
+        TP,
+        {**_TP_GPT3, "pipeline": "1", "interleave": "2"},
+        "check",
+        ("interleave", "above_maximum", 1),
+    ),
+    _error(
+        "tp-check-hidden-not-a-multiple-of-heads",
+        TP,
+        {**_TP_GPT3, "hidden": "1000"},
+        "check",
+        ("hidden", "not_divisible", 96),
+    ),
+    _error(
+        # Five key-value heads divide neither the 96 heads nor split over t = 8.
+        "tp-check-key-value-heads-divide-heads-and-split-over-t",
+        TP,
+        {**_TP_GPT3, "kv_heads": "5"},
+        "check",
+        ("heads", "not_divisible", 5),
+        ("kv_heads", "not_divisible", 8),
+    ),
+    _error(
+        "tp-check-ffn-not-a-multiple-of-t",
+        TP,
+        {**_TP_GPT3, "ffn": "1001"},
+        "check",
+        ("ffn", "not_divisible", 8),
+    ),
+    _error(
+        # Every rule broken at once: each reported, in the order of the fields.
+        "tp-check-every-layout-rule-at-once",
+        TP,
+        {**_TP_GPT3, "heads": "12", "ffn": "1001", "interleave": "5", "devices": "60"},
+        "check",
+        ("heads", "not_divisible", 8),
+        ("ffn", "not_divisible", 8),
+        ("layers", "not_divisible", 40),
+        ("devices", "not_divisible", 64),
+    ),
+    _error(
+        # A ZeRO stage is a word of its list, "1", not the number 1.
+        "tp-check-not-a-choice",
+        TP,
+        {**_TP_GPT3, "zero": 1, "recompute": "Full", "sequence_parallel": " "},
+        "check",
+        ("zero", "not_a_choice", None),
+        ("recompute", "not_a_choice", None),
+        ("sequence_parallel", "required", None),
+    ),
+    _error(
+        "tp-check-out-of-bounds",
+        TP,
+        {
+            **_TP_GPT3,
+            "kv_heads": "1.5",
+            "efficiency": "0.5",
+            "tensor": "0",
+            "interleave": "1001",
+        },
+        "check",
+        ("kv_heads", "not_an_integer", None),
+        ("efficiency", "below_minimum", 1),
+        ("tensor", "below_minimum", 1),
+        ("interleave", "above_maximum", 1000),
+    ),
+    _error(
+        "tp-search-layout-is-not-an-input",
+        TP,
+        {**_TP_SEARCH, "tensor": "8"},
+        "search",
+        ("tensor", "unknown_field", None),
+    ),
+    _error(
+        # The model's own rules stand whatever the layout.
+        "tp-search-hidden-and-heads-not-divisible",
+        TP,
+        {**_TP_SEARCH, "hidden": "1000", "kv_heads": "5"},
+        "search",
+        ("hidden", "not_divisible", 96),
+        ("heads", "not_divisible", 5),
+    ),
+    _error(
+        # Highly composite numbers everywhere: 18,523 layouts, past the search's bound.
+        "tp-search-too-many-layouts",
+        TP,
+        {
+            **_TP_SEARCH,
+            "layers": "240",
+            "hidden": "5760",
+            "heads": "720",
+            "devices": "2520",
+            "devices_per_node": "720",
+            "global_batch": str(40320 * 81),
+        },
+        "search",
+        ("devices", "too_many_layouts", 20_000),
+    ),
 )
 
 # What the browser boundary refuses before any field is read.
@@ -958,45 +1467,23 @@ BOUNDARY: tuple[Refused, ...] = (
 GARBAGE_SEED = 20240917
 GARBAGE_COUNT = 400
 
-_SLUGS = (DP, EB, PB)
-_FIELDS = (
-    "devices",
-    "throughput",
-    "efficiency",
-    "measured",
-    "micro_batch",
-    "accumulation_steps",
-    "global_batch",
-    "world_size",
-    "tensor_parallel",
-    "pipeline_parallel",
-    "context_parallel",
-    "sequence_length",
-    "stages",
-    "micro_batches",
-    "chunks",
-    "parameters",
-    "bytes_per_value",
-    "bus_bandwidth",
-    "latency",
-    "network_latency",
-    "devices_per_node",
-    "algorithm",
-    "sharding",
-    "bucket_size",
-    "compute_time",
-    "overlap",
+_SLUGS = tuple(CALCULATORS)
+"""Every registered calculator: the random requests name each in turn."""
+_FIELDS = tuple(
+    dict.fromkeys(
+        spec.name
+        for calculator in CALCULATORS.values()
+        for mode in calculator.modes
+        for spec in mode.inputs
+    )
 )
+"""Every input name of every mode, in the registry's order: garbage uses real names."""
 _MODES = (
-    "predict",
-    "measure",
-    "estimate",
-    "global-batch",
-    "accumulation",
-    "bubble",
+    *dict.fromkeys(mode.name for calculator in CALCULATORS.values() for mode in calculator.modes),
     "nope",
     "",
 )
+"""Every mode name, and two that no calculator has."""
 _CHARS = "0123456789" * 4 + ".eE+-_ ,x%\t١٢６\u00a0\u2212"
 _ATOMS: tuple[object, ...] = (
     None,
@@ -1045,57 +1532,130 @@ def _typed(rng: random.Random, value: Number) -> object:
     return value if rng.randrange(2) else repr(value)
 
 
-def _plausible(rng: random.Random, slug: str) -> dict[str, object]:
-    """A request that mostly computes, so that both runtimes also agree on results."""
-    if slug == DP:
-        devices, throughput = rng.randrange(1, 5000), round(rng.uniform(0.1, 5000), 2)
-        if rng.randrange(3) == 0:
-            tree = rng.randrange(3) == 0
-            return {
-                "mode": "estimate",
-                "parameters": rng.choice((10**6, 10**8, 10**9, 7 * 10**9, 70 * 10**9)),
-                "bytes_per_value": rng.choice((2, 4)),
-                "sharding": "none" if tree else rng.choice(("none", "zero-1-2", "zero-3")),
-                "devices": devices,
-                "devices_per_node": rng.choice((1, 4, 8, 8, 72)),
-                "bus_bandwidth": round(rng.uniform(1, 500), rng.randrange(3)),
-                "algorithm": "tree" if tree else "ring",
-                "latency": rng.choice((0, 3.4, 4, round(rng.uniform(0, 50), 1))),
-                "network_latency": rng.choice((0, 14, round(rng.uniform(0, 50), 1))),
-                "bucket_size": rng.choice((0, 1, 25, 26.2144, 100, round(rng.uniform(0, 500), 2))),
-                "compute_time": round(rng.uniform(1, 5000), 1),
-                "overlap": rng.choice((0, 50, 100, round(rng.uniform(0, 100), 1))),
-            }
-        if rng.randrange(2):
-            return {
-                "devices": devices,
-                "throughput": throughput,
-                "efficiency": round(rng.uniform(0.5, 100), rng.randrange(4)),
-            }
-        measured = devices * throughput * rng.uniform(0.2, 1.3)
+def _plausible_dp(rng: random.Random) -> dict[str, object]:
+    """Data-parallel scaling: a prediction, a measurement or an estimate."""
+    devices, throughput = rng.randrange(1, 5000), round(rng.uniform(0.1, 5000), 2)
+    if rng.randrange(3) == 0:
+        tree = rng.randrange(3) == 0
         return {
-            "mode": "measure",
+            "mode": "estimate",
+            "parameters": rng.choice((10**6, 10**8, 10**9, 7 * 10**9, 70 * 10**9)),
+            "bytes_per_value": rng.choice((2, 4)),
+            "sharding": "none" if tree else rng.choice(("none", "zero-1-2", "zero-3")),
+            "devices": devices,
+            "devices_per_node": rng.choice((1, 4, 8, 8, 72)),
+            "bus_bandwidth": round(rng.uniform(1, 500), rng.randrange(3)),
+            "algorithm": "tree" if tree else "ring",
+            "latency": rng.choice((0, 3.4, 4, round(rng.uniform(0, 50), 1))),
+            "network_latency": rng.choice((0, 14, round(rng.uniform(0, 50), 1))),
+            "bucket_size": rng.choice((0, 1, 25, 26.2144, 100, round(rng.uniform(0, 500), 2))),
+            "compute_time": round(rng.uniform(1, 5000), 1),
+            "overlap": rng.choice((0, 50, 100, round(rng.uniform(0, 100), 1))),
+        }
+    if rng.randrange(2):
+        return {
             "devices": devices,
             "throughput": throughput,
-            "measured": measured,
+            "efficiency": round(rng.uniform(0.5, 100), rng.randrange(4)),
         }
-    if slug == EB:
-        micro, dp = rng.randrange(1, 9), rng.randrange(1, 65)
-        degrees = {
-            "tensor_parallel": rng.choice((1, 2, 4, 8)),
-            "pipeline_parallel": rng.choice((1, 2, 4, 16)),
-            "context_parallel": rng.choice((1, 1, 2)),
-        }
-        world = dp * math.prod(degrees.values()) + rng.choice((0, 0, 0, 0, 1))
-        common: dict[str, object] = {"micro_batch": micro, "world_size": world, **degrees}
-        common["sequence_length"] = rng.choice(("", None, 2048, 4096, 8192, 131072))
-        if rng.randrange(2):
-            return {**common, "accumulation_steps": rng.randrange(1, 129)}
-        batch = micro * dp * rng.randrange(1, 129) + rng.choice((0, 0, 0, 1))
-        return {"mode": "accumulation", "global_batch": batch, **common}
+    measured = devices * throughput * rng.uniform(0.2, 1.3)
+    return {
+        "mode": "measure",
+        "devices": devices,
+        "throughput": throughput,
+        "measured": measured,
+    }
+
+
+def _plausible_eb(rng: random.Random) -> dict[str, object]:
+    """Effective batch size: either mode, sometimes with a world size that does not split."""
+    micro, dp = rng.randrange(1, 9), rng.randrange(1, 65)
+    degrees = {
+        "tensor_parallel": rng.choice((1, 2, 4, 8)),
+        "pipeline_parallel": rng.choice((1, 2, 4, 16)),
+        "context_parallel": rng.choice((1, 1, 2)),
+    }
+    world = dp * math.prod(degrees.values()) + rng.choice((0, 0, 0, 0, 1))
+    common: dict[str, object] = {"micro_batch": micro, "world_size": world, **degrees}
+    common["sequence_length"] = rng.choice(("", None, 2048, 4096, 8192, 131072))
+    if rng.randrange(2):
+        return {**common, "accumulation_steps": rng.randrange(1, 129)}
+    batch = micro * dp * rng.randrange(1, 129) + rng.choice((0, 0, 0, 1))
+    return {"mode": "accumulation", "global_batch": batch, **common}
+
+
+def _plausible_pb(rng: random.Random) -> dict[str, object]:
+    """Pipeline bubble: micro-batches a multiple of the stages two times in three."""
     stages, chunks = rng.randrange(1, 65), rng.choice((1, 1, 2, 3, 4))
     batches = stages * rng.randrange(1, 50) if rng.randrange(3) else rng.randrange(1, 500)
     return {"stages": stages, "micro_batches": batches, "chunks": chunks}
+
+
+def _plausible_tp(rng: random.Random) -> dict[str, object]:
+    """A small model on a small cluster: a search of a few hundred layouts at most."""
+    heads = rng.choice((1, 2, 4, 8, 16))
+    hidden = heads * rng.choice((8, 16, 64, 128))
+    per_node = rng.choice((1, 2, 4, 8))
+    devices = per_node * rng.choice((1, 1, 2, 4)) + rng.choice((0, 0, 0, 0, 1))
+    fields: dict[str, object] = {
+        "layers": rng.choice((1, 2, 4, 6, 12, 24)),
+        "hidden": hidden,
+        "heads": heads,
+        "kv_heads": rng.choice(("", None, heads, rng.choice((1, 2, 4)))),
+        "ffn": rng.choice(("", None, 4 * hidden, 8 * hidden // 3, rng.randrange(1, 9) * 64)),
+        "mlp": rng.choice(("gelu", "swiglu")),
+        "output_layer": rng.choice(("tied", "untied")),
+        "vocabulary": rng.choice((10, 1000, 32000, 51200)),
+        "sequence": rng.choice((16, 128, 1024, 2048)),
+        "devices": devices,
+        "devices_per_node": per_node,
+        "peak": rng.choice((312, 989, round(rng.uniform(1, 1000), 1))),
+        "memory": rng.choice((0.001, 1, 16, 80, round(rng.uniform(0.01, 200), 2))),
+        "efficiency": rng.choice((62.5, 50, 100, round(rng.uniform(1, 100), 1))),
+        "intra_bandwidth": rng.choice((230, round(rng.uniform(1, 500), 1))),
+        "inter_bandwidth": rng.choice((192, round(rng.uniform(1, 500), 1))),
+        "latency": rng.choice((0, 3.4, round(rng.uniform(0, 20), 1))),
+    }
+    if rng.randrange(2):
+        # The search, the first mode: named or not.
+        batch = devices * rng.choice((1, 2, 4, 8)) + rng.choice((0, 0, 0, 1))
+        return {**({"mode": "search"} if rng.randrange(2) else {}), **fields, "global_batch": batch}
+    tensor = rng.choice([t for t in (1, 2, 4, 8) if t <= per_node and devices % t == 0])
+    pipeline = rng.choice([p for p in (1, 2, 4) if devices % (tensor * p) == 0])
+    micro = rng.choice((1, 2, 4))
+    interleave = rng.choice((1, 1, 2, 3)) if pipeline > 1 else 1
+    batch = devices // (tensor * pipeline) * micro * pipeline * rng.choice((1, 2, 4))
+    return {
+        "mode": "check",
+        **fields,
+        "global_batch": batch,
+        "micro_batch": micro,
+        "tensor": tensor,
+        "pipeline": pipeline,
+        "interleave": interleave,
+        "zero": rng.choice(("0", "1", "2", "3")),
+        "recompute": rng.choice(("none", "selective", "full")),
+        "sequence_parallel": rng.choice(("on", "off")),
+    }
+
+
+PLAUSIBLE: dict[str, Callable[[random.Random], dict[str, object]]] = {
+    DP: _plausible_dp,
+    EB: _plausible_eb,
+    PB: _plausible_pb,
+    TP: _plausible_tp,
+}
+"""Each calculator's plausible requests: mostly valid, of every mode, cheap to compute.
+
+Written per calculator (a valid request follows rules across fields that no declaration
+states); ``tests/test_registry.py`` fails for a registered calculator without them."""
+
+
+def _plausible(rng: random.Random, slug: str) -> dict[str, object]:
+    """A request that mostly computes, so that both runtimes also agree on results."""
+    if slug not in PLAUSIBLE:
+        raise LookupError(f"tests/cases.py: no plausible requests for {slug!r} in PLAUSIBLE")
+    return PLAUSIBLE[slug](rng)
 
 
 def _request(rng: random.Random, slug: str) -> str:
@@ -1172,6 +1732,9 @@ def parse_reply(text: object) -> dict[str, object]:
 def _shape(reply: dict[str, object]) -> None:
     if reply["ok"]:
         keys = {"ok", "calculator", "mode", "outputs", "display", "warnings"}
+        # A mode with tables may also link each row to other calculators' cases.
+        if "related" in reply and _tables(reply):
+            keys.add("related")
     else:
         keys = {"ok", "calculator", "mode", "errors"}
     if set(reply) != keys:
@@ -1186,22 +1749,64 @@ def _finite_number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
+def _tables(reply: dict[str, object]) -> list[str]:
+    """The names of a success reply's tables: its outputs that are lists of rows."""
+    outputs = reply["outputs"]
+    if not isinstance(outputs, dict):
+        return []
+    return [name for name, value in outputs.items() if isinstance(value, list)]
+
+
 def _shape_success(reply: dict[str, object]) -> None:
     outputs, display = reply["outputs"], reply["display"]
     if not isinstance(outputs, dict) or not isinstance(display, dict):
         raise CaseFailure("outputs and display must be objects")
     if list(outputs) != list(display):
         raise CaseFailure("display must hold exactly the outputs, in order")
+    tables = _tables(reply)
+    if list(outputs)[len(outputs) - len(tables) :] != tables:
+        raise CaseFailure(f"tables {tables} must come after the outputs")
     for name, value in outputs.items():
+        if name in tables:
+            _shape_table(name, value, display[name])
+            continue
         if value is None:
             ok = display[name] is None
         else:
             ok = _finite_number(value) and isinstance(display[name], str)
         if not ok:
             raise CaseFailure(f"{name}: output {value!r} shown as {display[name]!r}")
+    if "related" in reply:
+        _shape_related(reply["related"], {name: outputs[name] for name in tables})
     warnings = reply["warnings"]
     if not isinstance(warnings, list) or not all(isinstance(w, str) for w in warnings):
         raise CaseFailure(f"warnings must be a list of codes: {warnings!r}")
+
+
+def _shape_table(name: str, rows: object, shown: object) -> None:
+    """A table: rows of finite numbers and words, shown as rows of text, cell for cell."""
+    if not isinstance(rows, list) or not isinstance(shown, list) or len(rows) != len(shown):
+        raise CaseFailure(f"{name}: rows {rows!r} shown as {shown!r}")
+    for row, text in zip(rows, shown, strict=True):
+        if not isinstance(row, dict) or not isinstance(text, dict) or list(row) != list(text):
+            raise CaseFailure(f"{name}: row {row!r} shown as {text!r}")
+        for column, cell in row.items():
+            if not (_finite_number(cell) or isinstance(cell, str)) or not isinstance(
+                text[column], str
+            ):
+                raise CaseFailure(f"{name}: {column} {cell!r} shown as {text[column]!r}")
+
+
+def _shape_related(related: object, tables: dict[str, list[object]]) -> None:
+    """Each table's links to other calculators' cases: one object per row."""
+    if not isinstance(related, dict) or list(related) != list(tables):
+        raise CaseFailure(f"related must hold one list per table: {related!r}")
+    for name, rows in tables.items():
+        links = related[name]
+        if not isinstance(links, list) or len(links) != len(rows):
+            raise CaseFailure(f"related: {name} must hold one entry per row")
+        if not all(isinstance(link, dict) for link in links):
+            raise CaseFailure(f"related: {name}'s entries must be objects")
 
 
 def _shape_failure(reply: dict[str, object]) -> None:
@@ -1229,19 +1834,7 @@ def verify(case: Known | Refused | Garbage, text: object) -> dict[str, object]:
     if reply["calculator"] != case.slug or reply["mode"] != case.mode:
         raise CaseFailure(f"{where}reply is for {reply['calculator']}/{reply['mode']}")
     if isinstance(case, Known):
-        if not reply["ok"]:
-            raise CaseFailure(f"{where}refused: {reply['errors']}")
-        outputs, display = reply["outputs"], reply["display"]
-        assert isinstance(outputs, dict)
-        if list(outputs) != list(case.outputs):
-            raise CaseFailure(f"{where}outputs {list(outputs)}, expected {list(case.outputs)}")
-        for name, expected in case.outputs.items():
-            if not _same(outputs[name], expected):
-                raise CaseFailure(f"{where}{name} is {outputs[name]!r}, expected {expected!r}")
-        if display != case.display:
-            raise CaseFailure(f"{where}display {display}, expected {case.display}")
-        if reply["warnings"] != list(case.warnings):
-            raise CaseFailure(f"{where}warnings {reply['warnings']}, expected {case.warnings}")
+        _verify_known(case, reply)
         return reply
     if reply["ok"]:
         raise CaseFailure(f"{where}computed {reply['outputs']} instead of refusing")
@@ -1254,6 +1847,42 @@ def verify(case: Known | Refused | Garbage, text: object) -> dict[str, object]:
     if not matches:
         raise CaseFailure(f"{where}errors {got}, expected {list(case.errors)}")
     return reply
+
+
+def _verify_known(case: Known, reply: dict[str, object]) -> None:
+    """A success reply against its known values: every output, display, warning and row."""
+    where = f"{case.id}: "
+    if not reply["ok"]:
+        raise CaseFailure(f"{where}refused: {reply['errors']}")
+    outputs, display = reply["outputs"], reply["display"]
+    assert isinstance(outputs, dict)
+    assert isinstance(display, dict)
+    if list(outputs) != [*case.outputs, *case.tables]:
+        raise CaseFailure(
+            f"{where}outputs {list(outputs)}, expected {[*case.outputs, *case.tables]}"
+        )
+    for name, expected in case.outputs.items():
+        if not _same(outputs[name], expected):
+            raise CaseFailure(f"{where}{name} is {outputs[name]!r}, expected {expected!r}")
+    shown = {name: text for name, text in display.items() if name in case.outputs}
+    if shown != case.display:
+        raise CaseFailure(f"{where}display {shown}, expected {case.display}")
+    for name, rows in case.tables.items():
+        _verify_rows(f"{where}{name}", outputs[name], rows)
+    if reply["warnings"] != list(case.warnings):
+        raise CaseFailure(f"{where}warnings {reply['warnings']}, expected {case.warnings}")
+
+
+def _verify_rows(where: str, got: object, rows: tuple[dict[str, Cell], ...]) -> None:
+    """A table's rows: as many as expected, each with the expected cells."""
+    if not isinstance(got, list) or len(got) != len(rows):
+        raise CaseFailure(f"{where}: {got!r}, expected {len(rows)} rows")
+    for index, (row, expected) in enumerate(zip(got, rows, strict=True)):
+        for column, cell in expected.items():
+            value = row.get(column)
+            same = value == cell if isinstance(cell, str) else _same(value, cell)
+            if not same:
+                raise CaseFailure(f"{where}[{index}].{column} is {value!r}, expected {cell!r}")
 
 
 def check() -> dict[str, int]:

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from calculator import CALCULATORS, Calculator, Choice, Mode, __version__, evaluate, get
-from calculator.calculators import training_planner
 from calculator.cli import EXIT_BAD_INPUT, main
 from calculator.errors import WARNINGS, english
 from calculator.spec import Field
@@ -359,17 +358,7 @@ def test_a_fault_without_a_field_is_reported_without_a_flag(
 
 # --------------------------------------------------------------------------- tables
 
-PLANNER = training_planner.CALCULATOR
-
-
-@pytest.fixture
-def planner(monkeypatch: pytest.MonkeyPatch) -> Calculator:
-    """The training planner on the command line, as registering it will put it there."""
-    monkeypatch.setattr("calculator.cli.CALCULATORS", {**CALCULATORS, PLANNER.slug: PLANNER})
-    monkeypatch.setattr(
-        "calculator.web.get", lambda slug: PLANNER if slug == PLANNER.slug else get(slug)
-    )
-    return PLANNER
+PLANNER = get("training-planner")
 
 
 # The search on one device of the test of the search by hand, at 1 GFLOP/s: b = 1 to 512
@@ -383,7 +372,7 @@ ONE_DEVICE = [
 
 
 def test_a_table_prints_its_compact_columns_under_wrapped_headings(
-    planner: Calculator, capsys: pytest.CaptureFixture[str]
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert main(ONE_DEVICE) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -413,7 +402,7 @@ def test_a_table_prints_its_compact_columns_under_wrapped_headings(
 
 
 def test_an_empty_table_prints_a_dash_and_the_warning_says_why(
-    planner: Calculator, capsys: pytest.CaptureFixture[str]
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert main(["training-planner", "--memory", "0.001"]) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -424,23 +413,19 @@ def test_an_empty_table_prints_a_dash_and_the_warning_says_why(
     ]
 
 
-def test_json_prints_the_reply_with_its_table(
-    planner: Calculator, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_json_prints_the_reply_with_its_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([*ONE_DEVICE, "--json"]) == 0
     out = capsys.readouterr().out
-    search = planner.mode("search")
+    search = PLANNER.mode("search")
     request = {**search.defaults(), "layers": "2", "hidden": "4", "heads": "2"}
     request |= {"vocabulary": "10", "sequence": "3", "devices": "1", "devices_per_node": "1"}
     request |= {"peak": "0.001", "efficiency": "100", "memory": "0.001", "latency": "0"}
     request |= {"global_batch": "1024", "mode": "search"}
-    assert out == evaluate(planner.slug, json.dumps(request)) + "\n"
+    assert out == evaluate(PLANNER.slug, json.dumps(request)) + "\n"
     assert len(json.loads(out)["display"]["plans"]) == 11
 
 
-def test_the_help_names_the_table_among_the_outputs(
-    planner: Calculator, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_the_help_names_the_table_among_the_outputs(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["training-planner", "--help"])
     out = capsys.readouterr().out

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from calculator import CALCULATORS, Calculator, Mode, Result, display_decimal, evaluate, get, run
+from calculator import CALCULATORS, Mode, Result, display_decimal, evaluate, get, run
 from calculator.calculators import training_planner
 from calculator.engine import display_rows
 from calculator.notation import Notation
@@ -213,16 +213,7 @@ def test_a_choice_is_never_read_as_a_number_and_goes_to_the_link_without_its_spa
 
 # --------------------------------------------------------------------------- tables
 
-PLANNER = training_planner.CALCULATOR
-
-
-@pytest.fixture
-def planner(monkeypatch: pytest.MonkeyPatch) -> Calculator:
-    """The training planner, reachable through the boundary as registering it will make it."""
-    monkeypatch.setattr(
-        "calculator.web.get", lambda slug: PLANNER if slug == PLANNER.slug else get(slug)
-    )
-    return PLANNER
+PLANNER = get("training-planner")
 
 
 # A small search: 8 devices, 28 layouts, of which 20 fit in 2 MB.
@@ -240,9 +231,9 @@ SEARCH = {
 }
 
 
-def test_a_table_comes_after_the_outputs_in_outputs_and_display(planner: Calculator) -> None:
-    search = planner.mode("search")
-    reply = _reply(planner.slug, json.dumps(SEARCH))
+def test_a_table_comes_after_the_outputs_in_outputs_and_display() -> None:
+    search = PLANNER.mode("search")
+    reply = _reply(PLANNER.slug, json.dumps(SEARCH))
     result = run(search, {**search.defaults(), **SEARCH})
     assert reply["ok"] is True
     assert reply["mode"] == "search"
@@ -270,11 +261,11 @@ def test_a_table_comes_after_the_outputs_in_outputs_and_display(planner: Calcula
     assert (outputs["candidates"], outputs["fitting"], len(outputs["plans"])) == (28, 20, 20)
 
 
-def test_each_plan_links_to_its_check_case_with_the_same_results(planner: Calculator) -> None:
+def test_each_plan_links_to_its_check_case_with_the_same_results() -> None:
     # A plan's link: the search's fields and the plan's input cells, as display writes
     # them (plain text); the check case it opens shows the plan's very numbers.
-    search, check = planner.mode("search"), planner.mode("check")
-    reply = _reply(planner.slug, json.dumps(SEARCH))
+    search, check = PLANNER.mode("search"), PLANNER.mode("check")
+    reply = _reply(PLANNER.slug, json.dumps(SEARCH))
     display = reply["display"]
     assert isinstance(display, dict)
     layout = [
@@ -283,15 +274,15 @@ def test_each_plan_links_to_its_check_case_with_the_same_results(planner: Calcul
     assert display["plans"]
     for row in display["plans"]:
         request = {"mode": "check", **SEARCH, **{name: row[name] for name in layout}}
-        linked = _reply(planner.slug, json.dumps(request))
+        linked = _reply(PLANNER.slug, json.dumps(request))
         assert linked["ok"] is True
         assert linked["warnings"] == []
         assert linked["display"] == {output.name: row[output.name] for output in check.outputs}
 
 
-def test_an_empty_table_is_an_empty_list(planner: Calculator) -> None:
+def test_an_empty_table_is_an_empty_list() -> None:
     request = {**SEARCH, "devices": 3, "global_batch": 2, "heads": 2, "layers": 2}
-    reply = _reply(planner.slug, json.dumps(request))
+    reply = _reply(PLANNER.slug, json.dumps(request))
     assert reply["outputs"] == {
         "candidates": 0,
         "fitting": 0,
@@ -309,10 +300,10 @@ def test_an_empty_table_is_an_empty_list(planner: Calculator) -> None:
     assert reply["warnings"] == ["no_layout"]
 
 
-def test_a_search_past_its_bound_is_a_refusal_of_the_devices(planner: Calculator) -> None:
+def test_a_search_past_its_bound_is_a_refusal_of_the_devices() -> None:
     request = {**SEARCH, "devices": 2520, "devices_per_node": 720, "layers": 240}
     request |= {"heads": 720, "hidden": 5760, "global_batch": 40320 * 81}
-    reply = _reply(planner.slug, json.dumps(request))
+    reply = _reply(PLANNER.slug, json.dumps(request))
     assert reply["errors"] == [
         {"field": "devices", "code": "too_many_layouts", "bound": training_planner.MAX_LAYOUTS}
     ]

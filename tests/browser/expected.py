@@ -17,15 +17,15 @@ from calcsite.formatting import format_bound, format_output, notation
 from calcsite.messages import LANGUAGES as SITE_LANGUAGES
 from calcsite.messages import UI, translate, tree
 
-from calculator import Choice, Input, evaluate, get, run
+from calculator import CALCULATORS, Choice, Input, evaluate, get, run
 from calculator.notation import localise
 from calculator.spec import Mode
 
 LANGUAGES = {language: tree(language) for language in SITE_LANGUAGES}
 """Language of the page: path prefix of its tree."""
 
-CALCULATOR_PAGES = ("data-parallel-scaling", "effective-batch-size", "pipeline-bubble")
-"""Pages with calculators; each page's path is its calculator's slug."""
+CALCULATOR_PAGES = tuple(CALCULATORS)
+"""Pages with calculators, one per registered calculator; each page's path is its slug."""
 
 OTHER_PAGES = ("", "automation/")
 
@@ -67,15 +67,45 @@ NEW_VALUES: dict[tuple[str, str], dict[str, str]] = {
         "sequence_length": "8192",
     },
     ("pipeline-bubble", "bubble"): {"stages": "7", "micro_batches": "30"},
+    # A LLaMA-like model: grouped-query attention, SwiGLU, on 16 devices (247 layouts).
+    ("training-planner", "search"): {
+        "layers": "32",
+        "hidden": "4096",
+        "heads": "32",
+        "kv_heads": "8",
+        "ffn": "11008",
+        "mlp": "swiglu",
+        "vocabulary": "32000",
+        "sequence": "4096",
+        "devices": "16",
+        "global_batch": "128",
+    },
+    # GPT-3 on 128 devices, interleaved, ZeRO-1 and full recomputation: 86 GB, more than
+    # a device's 80 (a warning).
+    ("training-planner", "check"): {
+        "devices": "128",
+        "global_batch": "256",
+        "micro_batch": "2",
+        "tensor": "4",
+        "pipeline": "4",
+        "interleave": "2",
+        "zero": "1",
+        "recompute": "full",
+    },
 }
-"""A case other than the example for each mode: the values a test types."""
+"""A case other than the example for each mode: the values a test types, each unlike the
+example's. Chosen, not derived: each shows something (a warning, an empty optional field,
+an option of a list); ``tests/test_registry.py`` fails for a mode without them."""
 
 CROSS_FIELD: dict[str, dict[str, str]] = {
     "data-parallel-scaling": {"measured": "99000000"},
     "effective-batch-size": {"tensor_parallel": "3"},
     "pipeline-bubble": {"chunks": "2", "micro_batches": "6"},
+    # 12,288 is no multiple of 100 heads (and 100 none of the check's t = 8).
+    "training-planner": {"heads": "100"},
 }
-"""Values each calculator refuses because of another field."""
+"""Values each calculator refuses because of another field; ``tests/test_registry.py``
+fails for a calculator without them."""
 
 
 def page_path(language: str, page: str) -> str:
