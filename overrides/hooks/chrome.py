@@ -27,6 +27,7 @@ from __future__ import annotations
 import copy
 import re
 
+from calcsite.messages import LANGUAGES, translate
 from jinja2 import Environment
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import event_priority
@@ -34,22 +35,19 @@ from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import AnchorLink
 from mkdocs.utils.templates import TemplateContext
 
-WORDS: dict[str, dict[str, str]] = {
+WORDS: tuple[str, ...] = (
     # The title of every heading's anchor (toc's permalink_title).
-    "Permanent link": {"fr": "Lien permanent", "it": "Link permanente"},
+    "Permanent link",
     # The footer, before a link to "Material for MkDocs" (a name, not translated).
-    "Made with": {"fr": "Réalisé avec", "it": "Realizzato con"},
+    "Made with",
     # The colour-scheme toggle (theme.palette in mkdocs.yml): each name says what
     # a click does next.
-    "Switch to light mode": {"fr": "Passer au mode clair", "it": "Passa alla modalità chiara"},
-    "Switch to dark mode": {"fr": "Passer au mode sombre", "it": "Passa alla modalità scura"},
-    "Follow the system setting": {
-        "fr": "Suivre le réglage du système",
-        "it": "Segui l’impostazione del sistema",
-    },
-}
-"""The chrome's words: English, as written in templates and ``mkdocs.yml``, to
-each other language. English is the source: a language missing here shows it."""
+    "Switch to light mode",
+    "Switch to dark mode",
+    "Follow the system setting",
+)
+"""The chrome's words, in English as templates and ``mkdocs.yml`` write them; the
+site's catalogs translate them (``python -m calcsite.catalogs`` reads this list)."""
 
 ERROR_TEMPLATE = "404.html"
 
@@ -58,12 +56,16 @@ _home_alternates: list[dict[str, str]] = []
 (each language's home), before it points them at the alternates of each page."""
 
 
-def translate(text: str, language: str) -> str:
-    """``text`` in ``language``; ``text`` may be the English or any translation of it."""
-    for english, translations in WORDS.items():
-        if text == english or text in translations.values():
-            return translations.get(language, english)
-    return text
+def _english(text: str) -> str:
+    """The English of a chrome word, which the previous language's build may have translated.
+
+    mkdocs-static-i18n builds every language from the one config, so the palette's
+    names reach each build after the first in the language of the one before.
+    """
+    return next(
+        (english for english in WORDS if text in {translate(x, english) for x in LANGUAGES}),
+        text,
+    )
 
 
 def _language(config: MkDocsConfig) -> str:
@@ -82,20 +84,20 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     language = _language(config)
     toc = config.mdx_configs.get("toc")
     if toc is not None and toc.get("permalink"):
-        toc["permalink_title"] = translate("Permanent link", language)
+        toc["permalink_title"] = translate(language, "Permanent link")
     palette = config.theme.get("palette")
     if isinstance(palette, list):
         for option in palette:
             toggle = option.get("toggle") if isinstance(option, dict) else None
             if toggle and toggle.get("name"):
-                toggle["name"] = translate(toggle["name"], language)
+                toggle["name"] = translate(language, _english(toggle["name"]))
     _home_alternates = copy.deepcopy(config.extra.get("alternate") or [])
     return config
 
 
 def on_env(env: Environment, config: MkDocsConfig, **_: object) -> Environment:
     language = _language(config)
-    env.globals["chrome_t"] = lambda text: translate(text, language)
+    env.globals["chrome_t"] = lambda text: translate(language, text)
     return env
 
 

@@ -19,7 +19,8 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 import pytest
-from chrome import WORDS, translate
+from calcsite.messages import translate
+from chrome import WORDS
 from playwright.sync_api import Browser, Locator, Page, Response, ViewportSize
 
 from tests.support.server import Server
@@ -137,11 +138,11 @@ def test_the_chrome_speaks_the_page_language(site: Path, language: str, path: st
     assert sorted(english for english in WORDS if english in html) == []
     assert "Made with" not in html
     assert "Permanent link" not in html
-    assert f"{translate('Made with', language)}\n" in html
-    assert f'aria-label="{translate("Switch to dark mode", language)}"' in html
+    assert f"{translate(language, 'Made with')}\n" in html
+    assert f'aria-label="{translate(language, "Switch to dark mode")}"' in html
     if 'class="headerlink"' in html:
         titles = set(re.findall(r'class="headerlink" href="#[^"]*" title="([^"]*)"', html))
-        assert titles == {translate("Permanent link", language)}
+        assert titles == {translate(language, "Permanent link")}
 
 
 @pytest.mark.parametrize("path", PAGES, ids=lambda path: path.strip("/") or "home")
@@ -519,21 +520,21 @@ def test_the_toggle_cycles_system_light_dark_and_is_remembered(page: Page, serve
     scheme = "document.body.dataset.mdColorScheme"
     toggle = page.locator("[data-md-component=palette] label:not([hidden])")
     assert page.evaluate(scheme) == "slate"
-    assert named(toggle) == translate("Switch to light mode", "it")
+    assert named(toggle) == translate("it", "Switch to light mode")
     toggle.click()
     assert page.evaluate(scheme) == "default"
-    assert named(toggle) == translate("Switch to dark mode", "it")
+    assert named(toggle) == translate("it", "Switch to dark mode")
     toggle.click()
     assert page.evaluate(scheme) == "slate"
-    assert named(toggle) == translate("Follow the system setting", "it")
+    assert named(toggle) == translate("it", "Follow the system setting")
     page.reload()
     page.wait_for_function(THEME_MOUNTED)
     assert page.evaluate(scheme) == "slate"
-    assert named(toggle) == translate("Follow the system setting", "it")
+    assert named(toggle) == translate("it", "Follow the system setting")
     page.emulate_media(color_scheme="light")
     assert page.evaluate(scheme) == "slate"
     toggle.click()
-    assert named(toggle) == translate("Switch to light mode", "it")
+    assert named(toggle) == translate("it", "Switch to light mode")
     assert page.evaluate(scheme) == "default"
 
 

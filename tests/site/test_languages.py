@@ -1,10 +1,17 @@
-"""One list of languages: the message catalogs', which the i18n plugin's must match."""
+"""One list of languages: the message catalogs', which the i18n plugin's must match.
+
+The plugin's entry of each language repeats the catalog's translations of the site's
+name, description, copyright and navigation titles (MkDocs reads them from ``mkdocs.yml``
+before any hook runs): a test keeps the two equal.
+"""
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
+from calcsite.catalogs import SITE_KEYS, mkdocs_config, nav_titles
 from calcsite.messages import CATALOGS, LANGUAGES, translate, tree
 
 from calculator import CALCULATORS
@@ -36,3 +43,23 @@ def test_a_calculators_page_title_is_its_title_in_the_catalog(slug: str, languag
     assert front is not None
     assert heading is not None
     assert (front[1], heading[1]) == (expected, expected)
+
+
+def i18n_entries() -> dict[str, dict[str, Any]]:
+    """The i18n plugin's entry of each language in ``mkdocs.yml``, by locale."""
+    config = mkdocs_config()
+    plugin = next(p["i18n"] for p in config["plugins"] if isinstance(p, dict) and "i18n" in p)
+    return {entry["locale"]: entry for entry in plugin["languages"]}
+
+
+@pytest.mark.parametrize("language", LANGUAGES[1:])
+def test_the_i18n_plugin_names_the_site_and_its_navigation_as_the_catalog_does(
+    language: str,
+) -> None:
+    config, entry = mkdocs_config(), i18n_entries()[language]
+    assert {key: entry.get(key) for key in SITE_KEYS} == {
+        key: translate(language, config[key]) for key in SITE_KEYS
+    }
+    assert entry["nav_translations"] == {
+        title: translate(language, title) for title in nav_titles(config["nav"])
+    }

@@ -1,14 +1,34 @@
-"""Every word a widget shows exists in every language, and the catalogs hold nothing else."""
+"""Every word the site shows is in every language's catalog, and the catalogs hold nothing else.
+
+The catalogs are ``overrides/locales/<lang>/LC_MESSAGES/messages.po``, merged from the
+template ``overrides/locales/messages.pot`` that ``python -m calcsite.catalogs extract``
+writes from the declarations and word lists.
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
-from calcsite import planner_checks, runs
-from calcsite.messages import CATALOGS, UI, translate
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po
+from calcsite import catalogs
+from calcsite.messages import (
+    CATALOGS,
+    LANGUAGES,
+    SOURCE,
+    UI,
+    CatalogError,
+    catalog_path,
+    placeholders,
+    read_catalog,
+    translate,
+)
 
 from calculator import CALCULATORS, Choice
-from calculator.charts import WORDS
-from calculator.spec import UNITS
+
+TRANSLATED = LANGUAGES[1:]
+"""Every language but the source, English."""
 
 
 def declared_texts() -> set[str]:
@@ -40,35 +60,75 @@ def declared_texts() -> set[str]:
     return texts - {""}
 
 
-def site_texts() -> set[str]:
-    """Every English text the site translates: the declarations', the widget's, the charts'."""
-    texts = declared_texts() | set(UI.values()) | set(UNITS) | set(UNITS.values())
-    texts |= {*WORDS.values(), *runs.WORDS.values(), *runs.SAMPLES.values()}
-    texts |= set(planner_checks.TEXTS)
-    for published in runs.load():
-        texts |= {published.precision, published.task}
-    return texts - {""}
+def read(path: Path) -> Catalog:
+    with path.open("rb") as file:
+        return read_po(file, abort_invalid=True)
 
 
-@pytest.mark.parametrize("language", sorted(set(CATALOGS) - {"en"}))
+def test_the_template_is_up_to_date_with_the_declarations_and_word_lists() -> None:
+    """``python -m calcsite.catalogs extract`` would write the template as it is."""
+    assert catalogs.entries(read(catalogs.TEMPLATE)) == catalogs.entries(catalogs.template())
+
+
+def test_the_template_holds_every_declared_text_and_every_widget_word() -> None:
+    english = set(catalogs.english())
+    assert sorted(declared_texts() - english) == []
+    assert sorted(set(UI.values()) - english) == []
+
+
+def test_the_languages_are_english_then_each_catalog_alphabetically() -> None:
+    assert LANGUAGES[0] == SOURCE == "en"
+    assert list(TRANSLATED) == sorted(TRANSLATED)
+    assert all(catalog_path(language).is_file() for language in TRANSLATED)
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
 def test_every_declared_label_unit_option_and_legend_is_translated(language: str) -> None:
     missing = sorted(text for text in declared_texts() if text not in CATALOGS[language])
     assert missing == []
 
 
-@pytest.mark.parametrize("language", sorted(set(CATALOGS) - {"en"}))
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_text_of_the_template_is_translated(language: str) -> None:
+    """An empty entry, or a fuzzy one (``update`` guessed it from an old text), is missing."""
+    missing = sorted(text for text in catalogs.english() if text not in CATALOGS[language])
+    assert missing == []
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
 def test_no_catalog_entry_outlives_its_english(language: str) -> None:
-    """A label reworded in the core leaves no translation of its old wording behind."""
-    extra = sorted(set(CATALOGS[language]) - site_texts())
+    """A text reworded at its source leaves no translation of its old wording behind."""
+    catalog = read(catalog_path(language))
+    extra = sorted({m.id for m in catalog if m.id} - set(catalogs.english()))
     assert extra == []
+    assert list(catalog.obsolete) == []
 
 
-@pytest.mark.parametrize("language", sorted(set(CATALOGS) - {"en"}))
-def test_every_widget_string_is_translated_and_keeps_its_placeholder(language: str) -> None:
-    for english in UI.values():
-        translated = translate(language, english)
-        for placeholder in ("{bound}", "{value}", "{label}", "{other}"):
-            assert (placeholder in translated) == (placeholder in english), english
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_translation_keeps_the_placeholders_of_its_english(language: str) -> None:
+    for english, translated in CATALOGS[language].items():
+        assert placeholders(translated) == placeholders(english), english
+
+
+def test_a_catalog_leaves_out_empty_and_fuzzy_entries_and_refuses_other_placeholders(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "messages.po"
+    path.write_text(
+        'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        'msgid "Results"\nmsgstr "Résultats"\n\n'
+        'msgid "Devices"\nmsgstr ""\n\n'
+        '#, fuzzy\nmsgid "Device"\nmsgstr "Accélérateurs"\n',
+        encoding="utf-8",
+    )
+    assert dict(read_catalog(path)) == {"Results": "Résultats"}
+    path.write_text(
+        'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        'msgid "Enter {bound} or more."\nmsgstr "Saisissez au moins {borne}."\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(CatalogError, match=r"messages\.po:4: .*\['borne'\], not \['bound'\]"):
+        read_catalog(path)
 
 
 def test_english_is_its_own_translation_and_unknown_text_is_an_error() -> None:

@@ -29,7 +29,7 @@ from calculator.spec import Style
 from .engine import SITE_STDLIB
 from .formatting import format_bound, format_output
 from .gzipped import SUFFIX
-from .messages import LANGUAGES
+from .messages import LANGUAGES, translate
 from .runtime import RUNTIME_FILES
 
 DOCS = Path(__file__).resolve().parents[3] / "docs"
@@ -67,148 +67,56 @@ CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 OBSERVED_FCP = "observed-first-contentful-paint"
 """The first paint Lighthouse saw in its run (not simulated), kept with its metrics."""
 _DIRECTIVE = re.compile(r"^<!-- md:bench (\S+) -->$", re.MULTILINE)
-_NBSP, _NNBSP = "\u00a0", "\u202f"
+_NBSP = "\u00a0"
 
-_HEADERS = {
-    "en": {
-        "targets": "Target | Measured | Status",
-        "bytes": "Page | HTML | CSS | JS | HTML + CSS + JS | Other",
-        "engine": "File | Raw | gzip",
-        "first-live": "Page | Cold | ÷ floor | Warm | ÷ floor | Cold, {megabits} Mbit/s | ÷ floor"
-        " | First paint (cold)",
-        "phases": "Page | Worker created | Downloaded | Compiled | Python started | Core imported"
-        " | First result",
-        "recompute": "Page | Input | Changes | p50 | p95 | Before the worker (p50 / p95)",
-        "lighthouse": "Page | Perf. | Access. | Best pr. | SEO | FCP | LCP | SI | TBT"
-        " | First paint seen | CPU | Perf. of each run",
-        "build": "Pages × | Pages built | Build | Per page",
-    },
-    "fr": {
-        "targets": "Objectif | Mesure | Bilan",
-        "bytes": "Page | HTML | CSS | JS | HTML + CSS + JS | Autres",
-        "engine": "Fichier | Brut | gzip",
-        "first-live": "Page | À froid | ÷ plancher | À chaud | ÷ plancher"
-        " | À froid, {megabits} Mbit/s | ÷ plancher | Premier rendu (à froid)",
-        "phases": "Page | Worker créé | Téléchargé | Compilé | Python démarré | Cœur importé"
-        " | Premier résultat",
-        "recompute": "Page | Champ | Modifications | p50 | p95 | Avant le worker (p50 / p95)",
-        "lighthouse": "Page | Perf. | Access. | Bonnes pr. | SEO | FCP | LCP | SI | TBT"
-        " | Premier affichage observé | CPU | Perf. de chaque exécution",
-        "build": "Pages × | Pages construites | Build | Par page",
-    },
-    "it": {
-        "targets": "Obiettivo | Misura | Esito",
-        "bytes": "Pagina | HTML | CSS | JS | HTML + CSS + JS | Altro",
-        "engine": "File | Grezzo | gzip",
-        "first-live": "Pagina | A freddo | ÷ limite | A caldo | ÷ limite"
-        " | A freddo, {megabits} Mbit/s | ÷ limite | Primo rendering (a freddo)",
-        "phases": "Pagina | Worker creato | Scaricato | Compilato | Python avviato | Core importato"
-        " | Primo risultato",
-        "recompute": "Pagina | Campo | Modifiche | p50 | p95 | Prima del worker (p50 / p95)",
-        "lighthouse": "Pagina | Prest. | Access. | Best pr. | SEO | FCP | LCP | SI | TBT"
-        " | Primo rendering osservato | CPU | Prest. di ogni esecuzione",
-        "build": "Pagine × | Pagine costruite | Build | Per pagina",
-    },
+HEADERS = {
+    "targets": "Target | Measured | Status",
+    "bytes": "Page | HTML | CSS | JS | HTML + CSS + JS | Other",
+    "engine": "File | Raw | gzip",
+    "first-live": "Page | Cold | ÷ floor | Warm | ÷ floor | Cold, {megabits} Mbit/s | ÷ floor"
+    " | First paint (cold)",
+    "phases": "Page | Worker created | Downloaded | Compiled | Python started | Core imported"
+    " | First result",
+    "recompute": "Page | Input | Changes | p50 | p95 | Before the worker (p50 / p95)",
+    "lighthouse": "Page | Perf. | Access. | Best pr. | SEO | FCP | LCP | SI | TBT"
+    " | First paint seen | CPU | Perf. of each run",
+    "build": "Pages × | Pages built | Build | Per page",
 }
-"""Each table's header row, its cells separated as Markdown separates them."""
+"""Each table's header row in English, its cells separated as Markdown separates them;
+the site's catalogs translate them."""
 
-_WORDS = {
-    "en": {
-        "floor": "floor (bare Pyodide)",
-        "control: floor": "floor",
-        "control: no calculator": "home, no calculator",
-        "cold": "cold",
-        "warm": "warm",
-        "link": "cold, on a {megabits} Mbit/s link",
-        "total": "total",
-        "met": "met",
-        "not met": "not met",
-        "range": "{low} to {high}",
-        "pages": "{count} of {total} pages",
-        "lowest": "{pages}; the lowest: {scores}",
-        "requests": "files requested from the server: {count}",
-        "engine only": "the runtime, the wheel and the worker only",
-        "prerendered": "Example results in the initial HTML, shown with the first paint",
-        "first live": "First live result, {visit}: at most {limit} the floor",
-        "cache": "Warm visits served by the HTTP cache, WebAssembly included",
-        "recompute": "Recompute within a frame: p95 at most {limit}",
-        "lighthouse": "Lighthouse on every calculator page: performance at least {limit},"
-        " the other three categories 100",
-        "page": "Before the engine: at most {limit} gzip per page",
-        "visit": "A cold visit, up to its first live result: at most {limit} gzip",
-        "nothing else": "Nothing else downloaded: no package, no micropip, no missing file",
-        "scaling": "Build time per page flat: at most {limit} that of the cheapest smaller build",
-        "search": "Training planner's search, {parameters} billion parameters on {devices}"
-        " devices: p95 at most {limit}, in CPython and in Pyodide",
-        "runtimes": "CPython {cpython}, Pyodide {pyodide}",
-    },
-    "fr": {
-        "floor": "plancher (Pyodide seul)",
-        "control: floor": "plancher",
-        "control: no calculator": "accueil, sans calculateur",
-        "cold": "à froid",
-        "warm": "à chaud",
-        "link": "à froid, sur une ligne à {megabits} Mbit/s",
-        "total": "total",
-        "met": "atteint",
-        "not met": "non atteint",
-        "range": "de {low} à {high}",
-        "pages": "{count} pages sur {total}",
-        "lowest": f"{{pages}}{_NNBSP}; la plus basse{_NBSP}: {{scores}}",
-        "requests": f"fichiers demandés au serveur{_NBSP}: {{count}}",
-        "engine only": "l’environnement, la wheel et le worker seulement",
-        "prerendered": "Résultats de l’exemple dans le HTML initial, affichés dès le premier rendu",
-        "first live": f"Premier résultat vivant {{visit}}{_NBSP}: au plus {{limit}} le plancher",
-        "cache": "Visites à chaud servies par le cache HTTP, WebAssembly compris",
-        "recompute": f"Recalcul en une image{_NBSP}: p95 d’au plus {{limit}}",
-        "lighthouse": f"Lighthouse sur chaque page de calcul{_NBSP}: performance d’au moins"
-        " {limit}, 100 dans les trois autres catégories",
-        "page": f"Avant le moteur{_NBSP}: au plus {{limit}} avec gzip par page",
-        "visit": f"Une visite à froid, jusqu’à son premier résultat vivant{_NBSP}: au plus"
-        " {limit} avec gzip",
-        "nothing else": f"Rien d’autre de téléchargé{_NBSP}: ni paquet, ni micropip, ni fichier"
-        " manquant",
-        "scaling": f"Durée du build par page stable{_NBSP}: au plus {{limit}} celle du plus"
-        " économe des builds plus petits",
-        "search": "Recherche du planificateur d’entraînement, {parameters} milliards de"
-        f" paramètres sur {{devices}} accélérateurs{_NBSP}: p95 d’au plus {{limit}}, dans"
-        " CPython et dans Pyodide",
-        "runtimes": "CPython {cpython}, Pyodide {pyodide}",
-    },
-    "it": {
-        "floor": "limite (solo Pyodide)",
-        "control: floor": "limite",
-        "control: no calculator": "home, senza calcolatore",
-        "cold": "a freddo",
-        "warm": "a caldo",
-        "link": "a freddo, su una linea da {megabits} Mbit/s",
-        "total": "totale",
-        "met": "raggiunto",
-        "not met": "non raggiunto",
-        "range": "da {low} a {high}",
-        "pages": "{count} pagine su {total}",
-        "lowest": "{pages}; la più bassa: {scores}",
-        "requests": "file chiesti al server: {count}",
-        "engine only": "solo runtime, wheel e worker",
-        "prerendered": "Risultati dell’esempio nell’HTML iniziale, visibili dal primo rendering",
-        "first live": "Primo risultato attivo {visit}: al massimo {limit} il limite",
-        "cache": "Visite a caldo servite dalla cache HTTP, WebAssembly compreso",
-        "recompute": "Ricalcolo entro un frame: p95 al massimo {limit}",
-        "lighthouse": "Lighthouse su ogni pagina di calcolo: prestazioni almeno {limit},"
-        " 100 nelle altre tre categorie",
-        "page": "Prima del motore: al massimo {limit} con gzip per pagina",
-        "visit": "Una visita a freddo, fino al primo risultato attivo: al massimo {limit} con gzip",
-        "nothing else": "Nient’altro scaricato: nessun pacchetto, niente micropip, nessun file"
-        " mancante",
-        "scaling": "Tempo di build per pagina costante: al massimo {limit} quello della build"
-        " più piccola più economica",
-        "search": "Ricerca del pianificatore dell’addestramento, {parameters} miliardi di"
-        " parametri su {devices} dispositivi: p95 al massimo {limit}, in CPython e in Pyodide",
-        "runtimes": "CPython {cpython}, Pyodide {pyodide}",
-    },
+WORDS = {
+    "floor": "floor (bare Pyodide)",
+    "control: floor": "floor",
+    "control: no calculator": "home, no calculator",
+    "cold": "cold",
+    "warm": "warm",
+    "link": "cold, on a {megabits} Mbit/s link",
+    "total": "total",
+    "met": "met",
+    "not met": "not met",
+    "range": "{low} to {high}",
+    "pages": "{count} of {total} pages",
+    "lowest": "{pages}; the lowest: {scores}",
+    "requests": "files requested from the server: {count}",
+    "engine only": "the runtime, the wheel and the worker only",
+    "prerendered": "Example results in the initial HTML, shown with the first paint",
+    "first live": "First live result, {visit}: at most {limit} the floor",
+    "cache": "Warm visits served by the HTTP cache, WebAssembly included",
+    "recompute": "Recompute within a frame: p95 at most {limit}",
+    "lighthouse": "Lighthouse on every calculator page: performance at least {limit},"
+    " the other three categories 100",
+    "page": "Before the engine: at most {limit} gzip per page",
+    "visit": "A cold visit, up to its first live result: at most {limit} gzip",
+    "nothing else": "Nothing else downloaded: no package, no micropip, no missing file",
+    "scaling": "Build time per page flat: at most {limit} that of the cheapest smaller build",
+    "search": "Training planner's search, {parameters} billion parameters on {devices}"
+    " devices: p95 at most {limit}, in CPython and in Pyodide",
+    "runtimes": "CPython {cpython}, Pyodide {pyodide}",
 }
-_UNITS = {"fr": {"kB": "ko", "MB": "Mo"}}
-"""Units that a language writes its own way; the others are the same in every language."""
+"""The tables' words in English; the site's catalogs translate them."""
+UNITS = ("kB", "MB", "ms", "s")
+"""The units the tables write, which a language may write its own way (French: ko, Mo)."""
 
 
 class PublishError(ValueError):
@@ -233,7 +141,7 @@ class Numbers:
         if language not in LANGUAGES:
             raise PublishError(f"no tables in {language!r}; languages: {', '.join(LANGUAGES)}")
         self.language = language
-        self.words = _WORDS[language]
+        self.words = {key: translate(language, text) for key, text in WORDS.items()}
 
     def number(self, value: float, digits: int = 1) -> str:
         """A number with at most ``digits`` decimals."""
@@ -245,7 +153,7 @@ class Numbers:
 
     def unit(self, value: float, unit: str, digits: int = 1) -> str:
         """A number and its unit, kept together."""
-        shown = _UNITS.get(self.language, {}).get(unit, unit)
+        shown = translate(self.language, unit)
         return f"{self.number(value, digits)}{_NBSP}{shown}"
 
     def kb(self, size: float) -> str:
@@ -525,7 +433,7 @@ def render(results: dict[str, Any], name: str, language: str) -> str:
         raise PublishError(f"no table {name!r}; tables: {', '.join(TABLES)}")
     f = Numbers(language)
     link = results.get("settings", {}).get("link") or {}
-    header = _HEADERS[language][name].format(megabits=f.number(link.get("megabits", 0)))
+    header = translate(language, HEADERS[name]).format(megabits=f.number(link.get("megabits", 0)))
     try:
         return _markdown(header.split(" | "), _ROWS[name](results, f))
     except (KeyError, TypeError, ValueError, IndexError) as error:
