@@ -244,7 +244,7 @@ class _FormParser(HTMLParser):
             self._start("errors", a["data-error-for"])
         elif "data-status" in a:
             self._start("status", "")
-        elif tag == "li":
+        elif tag == "li" and "calc__warning" in a.get("class", "").split():
             self._start("warnings", "")
 
     def _start(self, kind: str, key: str) -> None:
