@@ -825,7 +825,12 @@ def _families(
             families.append((tensor, pipeline, 1, micro))
             count += len(micro)
             if pipeline > 1 and (global_batch // data) % pipeline == 0:
-                chunks = _divisors(shape.layers // pipeline, primes["layers"])[1:]
+                # As many chunks as check accepts: v divides l / p, up to MAX_INTERLEAVE.
+                chunks = [
+                    v
+                    for v in _divisors(shape.layers // pipeline, primes["layers"])[1:]
+                    if v <= MAX_INTERLEAVE
+                ]
                 interleaved = _divisors(global_batch // (data * pipeline), primes["batch"])
                 families.extend((tensor, pipeline, v, interleaved) for v in chunks)
                 count += len(chunks) * len(interleaved)
