@@ -1,10 +1,11 @@
 """MkDocs adapter: each page's calculators, and where its engine is.
 
 It hands each page's Markdown to :mod:`calcsite.directives`, formats the
-"last updated" date, and gives the theme's template the engine's URLs
+"last updated" date, and gives the theme's template the engine
 (``config.extra.calculator_engine``, which ``overrides/main.html`` reads),
 from :func:`calcsite.engine.site_plan`, the one plan every part of the build
-asks (``hooks/postbuild.py`` writes its files). Everything else lives in
+asks (``hooks/postbuild.py`` writes its files), and the browser contract's
+names (``config.extra.calculator_contract``, :mod:`calcsite.contract`). Everything else lives in
 ``calcsite``, which takes plain values, so a future site generator needs only
 a new adapter.
 
@@ -22,6 +23,7 @@ import datetime
 from pathlib import Path
 
 from calcsite import engine
+from calcsite.contract import CONTRACT
 from calcsite.directives import DirectiveError, Page, expand, form_inputs
 from calcsite.formatting import format_day
 from calcsite.messages import UI, translate
@@ -46,7 +48,8 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
         plan = engine.site_plan(ROOT, engine.pyodide_cdn(config.extra))
     except engine.EngineError as error:
         raise PluginError(str(error)) from error
-    config.extra["calculator_engine"] = plan.page_settings
+    config.extra["calculator_engine"] = plan
+    config.extra["calculator_contract"] = CONTRACT
     return config
 
 

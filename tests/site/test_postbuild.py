@@ -172,7 +172,7 @@ def test_the_pages_and_the_steps_share_one_plan_computed_once_per_set_of_inputs(
     cdn = engine.site_plan(ROOT, "https://cdn.example/pyodide/v{version}/full/")
     assert cdn.pyodide_url.startswith("https://cdn.example/pyodide/v")
     assert cdn.engine_dir == first.engine_dir
-    assert cdn.page_settings["urls"]["pyodide"] == cdn.pyodide_url
+    assert cdn.head_urls["pyodide"] == cdn.pyodide_url
 
 
 # ------------------------------------------------- a real build, with this hook alone

@@ -1,20 +1,23 @@
 // The calculators' engine: Pyodide and the core's wheel, in a module worker.
 //
 // The page starts one worker per page, with its boot settings as JSON in the
-// URL fragment: {pyodide, wheel, stdlib, lock, locales}, absolute URLs.
-// Pyodide's runtime comes from the folder of `pyodide`; its standard library
-// and package index are the site's own (see runtime() below). The worker boots at
-// once and reports {type: "progress", step, steps}, then {type: "ready",
-// seconds} or {type: "failed", error}. After "ready" the page sends {id, slug,
-// request, notation, locale, styles, labels} (request: an object of raw values
-// by input name, optional "mode"; notation: the page language's symbols as a
-// JSON string, for the core to read the fields with; styles: display style by
-// output name; labels: the words of the form's chart as a JSON string, or
-// null where it has none) and gets {id, reply, texts} (reply: the parsed JSON
-// reply of calculator.web.evaluate, with the chart's HTML in reply.chart when
-// labels were sent; texts: {outputs: {name: text}} or {bounds: [text]},
-// formatted for the locale, and plurals: {inputs, outputs: {name: CLDR plural
-// category}} for the units) or {id, error}.
+// URL fragment: each engine file's absolute URL by name, and the locales to
+// warm up. Pyodide's runtime comes from the folder of `pyodide`; its standard
+// library and package index are the site's own (see runtime() below). The
+// worker boots at once and reports its progress, then that it is ready or
+// failed. After "ready" the page sends a form's request (its raw values by
+// input name and its mode, the page language's notation as a JSON string for
+// the core to read the fields with, each output's display style, each table's
+// columns, and the words of the form's chart as a JSON string, or null where
+// it has none) and gets the core's reply (calculator.web.evaluate's JSON,
+// parsed, with the chart's HTML in reply.chart when labels were sent) and its
+// texts, formatted for the locale: {outputs, tables} or {bounds}, and the
+// CLDR plural category of each number, {plurals: {inputs, outputs}}, for the
+// units; or an error. Every message's keys are declared in
+// overrides/hooks/calcsite/contract.py (MESSAGES), which a test holds this
+// script and the page's to; the names they share (the engine files, the
+// message kinds, the performance marks) they import from the contract module
+// that the build writes from it, and whose version it writes over the zeros.
 //
 // Formatting happens here, off the page's main thread: the first
 // Intl.NumberFormat of a locale costs tens of milliseconds. The core has
@@ -23,6 +26,8 @@
 //
 // Only strings cross between JavaScript and Python: the one PyProxy, for
 // calculator.web.evaluate, lives as long as the worker.
+
+import { ENGINE_FILES, MARK, MESSAGE } from "./contract.mjs?v=000000000000";
 
 const STEPS = 3;
 const DASH = "—";
@@ -151,7 +156,7 @@ function warmFormatters(locales) {
 // marks of this worker): Pyodide's module imported, its WebAssembly compiled
 // and instantiated (Pyodide's fsInit hook runs just then, before Python
 // starts), Python started, the core imported.
-const mark = (name) => performance.mark(`calc:${name}`);
+const mark = (name) => performance.mark(name);
 
 // The site's own engine files replace two of the runtime's (calcsite/engine.py):
 // the standard library the core needs, compiled (no source for Python to
@@ -165,23 +170,23 @@ const mark = (name) => performance.mark(`calc:${name}`);
 // its bandwidth among downloads, that cost no time against the floor.
 async function runtime({ pyodide: pyodideURL, stdlib, lock, locales }) {
   const imported = import(pyodideURL).then((module) => {
-    mark("imported");
+    mark(MARK.imported);
     return module;
   });
   const [{ loadPyodide }, archive] = await Promise.all([imported, inflated(stdlib)]);
   const stdLibURL = URL.createObjectURL(new Blob([archive]));
-  post({ type: "progress", step: 1, steps: STEPS });
+  post({ type: MESSAGE.progress, step: 1, steps: STEPS });
   const loading = loadPyodide({
     indexURL: new URL(".", pyodideURL).href,
     stdLibURL,
     lockFileURL: lock,
-    fsInit: async () => mark("compiled"),
+    fsInit: async () => mark(MARK.compiled),
   });
   setTimeout(() => warmFormatters(locales), 0);
   try {
     const pyodide = await loading;
-    mark("started");
-    post({ type: "progress", step: 2, steps: STEPS });
+    mark(MARK.started);
+    post({ type: MESSAGE.progress, step: 2, steps: STEPS });
     return pyodide;
   } finally {
     URL.revokeObjectURL(stdLibURL);
@@ -194,9 +199,9 @@ async function boot(settings) {
   const [pyodide, wheel] = await Promise.all([runtime(settings), inflated(settings.wheel)]);
   pyodide.unpackArchive(wheel, "wheel");
   evaluate = pyodide.runPython("from calculator.web import evaluate\nevaluate");
-  mark("core");
-  post({ type: "progress", step: 3, steps: STEPS });
-  post({ type: "ready", seconds: (performance.now() - started) / 1000 });
+  mark(MARK.core);
+  post({ type: MESSAGE.progress, step: 3, steps: STEPS });
+  post({ type: MESSAGE.ready, seconds: (performance.now() - started) / 1000 });
 }
 
 function compute({ id, slug, request, notation, locale, styles, tables, labels }) {
@@ -222,8 +227,7 @@ function settings() {
   } catch {
     // Reported below, with the same words as a fragment of the wrong shape.
   }
-  const urls = ["pyodide", "wheel", "stdlib", "lock"];
-  if (!parsed || urls.some((name) => typeof parsed[name] !== "string")) {
+  if (!parsed || Object.keys(ENGINE_FILES).some((name) => typeof parsed[name] !== "string")) {
     throw new Error("no boot settings in the worker's URL fragment");
   }
   return parsed;
@@ -239,5 +243,5 @@ self.addEventListener("message", (event) => {
 
 // Boot now, without waiting for a message: see the page's engine.start().
 (async () => boot(settings()))().catch((error) => {
-  post({ type: "failed", error: String(error?.message ? error.message : error) });
+  post({ type: MESSAGE.failed, error: String(error?.message ? error.message : error) });
 });

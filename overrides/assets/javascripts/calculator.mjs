@@ -1,13 +1,15 @@
 // Live calculators: the page side.
 //
-// Knows nothing about any calculator. It reads the DOM contract that the
-// build renders (in the head: meta[name=calc:inputs|calc:worker|calc:pyodide|
-// calc:wheel|calc:stdlib|calc:lock]; in the body: form.calc[data-calc][data-mode][data-default-mode]
-// [data-state][data-locale][data-messages][data-notation][data-units],
-// input[name], select[name], output[data-output][data-style], [data-error-for],
-// [data-note-for], [data-input-unit], [data-output-unit], [data-status],
-// ul[data-warnings], button[data-action=copy-link]) and the JSON replies of
-// the core, which runs in one module worker per page (calculator-worker.mjs).
+// Knows nothing about any calculator. It reads what the build renders (in the
+// head: the metas naming the forms' inputs, the worker and each engine file;
+// in the body: each form[data-calc] with its mode, state, locale, words,
+// notation and units, its input[name] and select[name] fields, its outputs,
+// error, note and unit lines, status line, warnings and buttons) and the JSON
+// replies of the core, which runs in one module worker per page
+// (calculator-worker.mjs). Every name it shares with the build (meta names,
+// data-* attributes, states, message kinds) comes from the contract module,
+// which the build writes from overrides/hooks/calcsite/contract.py, and which
+// its import names with its version (the build writes it over the zeros).
 // It is loaded as an async module from the head, so it may run before the body
 // is parsed. Until the engine is ready the pre-rendered example stays; if it
 // cannot start, the example is restored and labelled as such.
@@ -31,6 +33,18 @@
 // embed page's address (data-embed, relative to this page), the copy link's
 // query and data-embed-title, every value URL-encoded and escaped for its
 // attribute. If the clipboard refuses, [data-embed-code] shows it as text.
+
+import {
+  ACTION,
+  ATTR,
+  ENGINE_FILES,
+  ID,
+  MARK,
+  MESSAGE,
+  META,
+  QUERY,
+  STATE,
+} from "./contract.mjs?v=000000000000";
 
 const BOOT_TIMEOUT_MS = 30000; // engine not ready by then: failed
 const REPLY_TIMEOUT_MS = 20000; // a request left unanswered that long: failed
@@ -110,6 +124,11 @@ function showAddress(calc, now = false) {
   else addressTimer = setTimeout(write, ADDRESS_MS);
 }
 
+// A form's elements that carry an attribute, by its value (a field's or an output's name).
+function byAttribute(form, name) {
+  return new Map([...form.querySelectorAll(`[${name}]`)].map((el) => [el.getAttribute(name), el]));
+}
+
 function setText(element, text) {
   if (element && element.textContent !== text) element.textContent = text;
 }
@@ -156,17 +175,17 @@ function chartFragment(html) {
 class Chart {
   static of(form) {
     const element = form.id
-      ? document.querySelector(`[data-chart-for="${CSS.escape(form.id)}"]`)
+      ? document.querySelector(`[${ATTR.chartFor}="${CSS.escape(form.id)}"]`)
       : null;
-    const body = element?.querySelector("[data-chart-body]");
+    const body = element?.querySelector(`[${ATTR.chartBody}]`);
     return body ? new Chart(element, body) : null;
   }
 
   constructor(element, body) {
     this.element = element;
     this.body = body;
-    this.status = element.querySelector("[data-chart-status]");
-    this.labels = element.dataset.labels || null;
+    this.status = element.querySelector(`[${ATTR.chartStatus}]`);
+    this.labels = element.getAttribute(ATTR.labels) || null;
     // The pre-rendered example, to restore if the engine fails: its own nodes,
     // kept when a drawing of the engine first replaces them. Until then the
     // example is on screen, and nothing is copied as the page starts.
@@ -218,10 +237,10 @@ class Chart {
 // each shown column's kind, a choice's option labels, and every case a row opens.
 class ResultTable {
   static of(form) {
-    return [...form.querySelectorAll("table[data-table]")]
+    return [...form.querySelectorAll(`table[${ATTR.table}]`)]
       .map((element) => {
-        const spec = parseObject(element.dataset.table);
-        const body = element.querySelector("[data-rows]");
+        const spec = parseObject(element.getAttribute(ATTR.table));
+        const body = element.querySelector(`[${ATTR.rows}]`);
         return body && Array.isArray(spec.columns) ? new ResultTable(spec, body) : null;
       })
       .filter(Boolean);
@@ -242,7 +261,7 @@ class ResultTable {
   // A row's address in another form, as calcsite.result_tables.link writes it.
   static link(target, tcase) {
     const params = new URLSearchParams();
-    if (target.mode) params.set("mode", target.mode);
+    if (target.mode) params.set(QUERY.mode, target.mode);
     for (const [name, value] of Object.entries(tcase)) params.set(name, String(value));
     return `${target.href}?${params.toString()}#${target.anchor}`;
   }
@@ -287,14 +306,14 @@ class ResultTable {
 class Calc {
   constructor(form) {
     this.form = form;
-    this.slug = form.dataset.calc;
-    this.mode = form.dataset.mode || "";
-    this.defaultMode = form.dataset.defaultMode || this.mode;
-    this.locale = form.dataset.locale || document.documentElement.lang || "en";
-    this.messages = parseObject(form.dataset.messages);
-    this.notation = parseObject(form.dataset.notation);
-    this.notationText = form.dataset.notation || null;
-    const units = parseObject(form.dataset.units);
+    this.slug = form.getAttribute(ATTR.calc);
+    this.mode = form.getAttribute(ATTR.mode) || "";
+    this.defaultMode = form.getAttribute(ATTR.defaultMode) || this.mode;
+    this.locale = form.getAttribute(ATTR.locale) || document.documentElement.lang || "en";
+    this.messages = parseObject(form.getAttribute(ATTR.messages));
+    this.notationText = form.getAttribute(ATTR.notation) || null;
+    this.notation = parseObject(this.notationText);
+    const units = parseObject(form.getAttribute(ATTR.units));
     this.unitForms = { inputs: units.inputs ?? {}, outputs: units.outputs ?? {} };
     // Every field in form order: text fields and choices' lists.
     this.fields = [...form.querySelectorAll("input[name], select[name]")];
@@ -302,28 +321,23 @@ class Calc {
     // A link's value for a list that none of its options has, by name: sent as
     // it came, so that the core words what is wrong with it, until the reader chooses.
     this.unlisted = new Map();
-    this.outputs = [...form.querySelectorAll("output[data-output]")];
+    this.outputs = [...form.querySelectorAll(`output[${ATTR.output}]`)];
     // How the worker formats each result (number, percent, multiplier).
     this.styles = Object.fromEntries(
-      this.outputs.map((output) => [output.dataset.output, output.dataset.style || "number"]),
+      this.outputs.map((output) => [
+        output.getAttribute(ATTR.output),
+        output.getAttribute(ATTR.style) || "number",
+      ]),
     );
-    this.errors = new Map(
-      [...form.querySelectorAll("[data-error-for]")].map((el) => [el.dataset.errorFor, el]),
-    );
-    this.notes = new Map(
-      [...form.querySelectorAll("[data-note-for]")].map((el) => [el.dataset.noteFor, el]),
-    );
+    this.errors = byAttribute(form, ATTR.errorFor);
+    this.notes = byAttribute(form, ATTR.noteFor);
     this.units = {
-      inputs: new Map(
-        [...form.querySelectorAll("[data-input-unit]")].map((el) => [el.dataset.inputUnit, el]),
-      ),
-      outputs: new Map(
-        [...form.querySelectorAll("[data-output-unit]")].map((el) => [el.dataset.outputUnit, el]),
-      ),
+      inputs: byAttribute(form, ATTR.inputUnit),
+      outputs: byAttribute(form, ATTR.outputUnit),
     };
-    this.status = form.querySelector("[data-status]");
-    this.warnings = form.querySelector("ul[data-warnings]");
-    this.copy = form.querySelector('button[data-action="copy-link"]');
+    this.status = form.querySelector(`[${ATTR.status}]`);
+    this.warnings = form.querySelector(`ul[${ATTR.warnings}]`);
+    this.copy = form.querySelector(`button[${ATTR.action}="${ACTION.copyLink}"]`);
     this.chart = Chart.of(form);
     this.tables = ResultTable.of(form);
     this.live = this.outputs.length ? this.outputs[0].closest("[aria-live]") : null;
@@ -356,23 +370,25 @@ class Calc {
     });
     form.addEventListener("focusin", () => engine.start());
     // Presets fill fields the reader then sees and may change; the pick is no input.
-    this.presets = [...form.querySelectorAll("select[data-preset]")].map((select) => ({
+    this.presets = [...form.querySelectorAll(`select[${ATTR.preset}]`)].map((select) => ({
       select,
-      fills: parseObject(select.dataset.preset),
-      source: form.querySelector(`#${CSS.escape(select.id)}-source`),
+      fills: parseObject(select.getAttribute(ATTR.preset)),
+      source: form.querySelector(`#${CSS.escape(select.id + ID.presetSource)}`),
     }));
-    const presets = form.querySelector("[data-presets]");
+    const presets = form.querySelector(`[${ATTR.presets}]`);
     if (presets && this.presets.length) presets.hidden = false;
     for (const preset of this.presets) {
       preset.select.addEventListener("change", () => this.applyPreset(preset));
     }
     // A list fires "input" before "change": a preset's own pick is not an edit.
     form.addEventListener("input", (event) => {
-      if (!event.target?.dataset?.preset) this.syncPresets();
+      if (!event.target?.getAttribute?.(ATTR.preset)) this.syncPresets();
     });
     if (this.copy) this.copy.addEventListener("click", () => this.copyLink());
-    this.embed = form.querySelector('button[data-action="copy-embed"][data-embed]');
-    this.embedCode = form.querySelector("[data-embed-code]");
+    this.embed = form.querySelector(
+      `button[${ATTR.action}="${ACTION.copyEmbed}"][${ATTR.embed}]`,
+    );
+    this.embedCode = form.querySelector(`[${ATTR.embedCode}]`);
     this.embedLabel = this.embed ? this.embed.textContent : "";
     this.embedTimer = 0;
     if (this.embed) this.embed.addEventListener("click", () => this.copyEmbed());
@@ -383,12 +399,12 @@ class Calc {
   }
 
   message(code, boundText) {
-    const text = this.messages[code] ?? this.messages.invalid ?? code;
+    const text = this.messages[code] ?? this.messages[STATE.invalid] ?? code;
     return typeof boundText === "string" ? text.replaceAll("{bound}", boundText) : text;
   }
 
   setState(state, statusText) {
-    if (this.form.dataset.state !== state) this.form.dataset.state = state;
+    if (this.form.getAttribute(ATTR.state) !== state) this.form.setAttribute(ATTR.state, state);
     setText(this.status, statusText ?? this.messages[state] ?? "");
   }
 
@@ -437,7 +453,7 @@ class Calc {
   // hold what it read; otherwise (the engine not up yet) the text as typed.
   link() {
     const params = new URLSearchParams();
-    if (this.mode !== this.defaultMode) params.set("mode", this.mode);
+    if (this.mode !== this.defaultMode) params.set(QUERY.mode, this.mode);
     for (const field of this.fields) {
       const text = this.text(field);
       const read = this.plain && this.plain.texts[field.name] === text;
@@ -491,7 +507,7 @@ class Calc {
       line.replaceChildren();
       return;
     }
-    const words = document.createTextNode(`${line.dataset.presetSource} `);
+    const words = document.createTextNode(`${line.getAttribute(ATTR.presetSource)} `);
     if (typeof chosen.url === "string" && chosen.url.startsWith("https://")) {
       const anchor = document.createElement("a");
       anchor.href = chosen.url;
@@ -617,7 +633,7 @@ class Calc {
 
   showResults(reply, texts, tableTexts) {
     this.clearErrors();
-    this.setOutputs(this.outputs.map((output) => texts[output.dataset.output] ?? DASH));
+    this.setOutputs(this.outputs.map((output) => texts[output.getAttribute(ATTR.output)] ?? DASH));
     if (this.warnings) {
       const codes = Array.isArray(reply.warnings) ? reply.warnings : [];
       const current = [...this.warnings.children].map((li) => li.textContent);
@@ -643,7 +659,7 @@ class Calc {
       table.show(Array.isArray(rows) ? rows : [], Array.isArray(related) ? related : []);
     }
     this.form.classList.remove("calc--stale");
-    this.setState("ready");
+    this.setState(STATE.ready);
   }
 
   showErrors(errors, bounds) {
@@ -666,10 +682,10 @@ class Calc {
     // No stale numbers: the results say nothing until the inputs are fixed.
     this.setOutputs(this.outputs.map(() => DASH));
     if (this.warnings) this.warnings.replaceChildren();
-    if (this.chart) this.chart.hide(this.messages.invalid ?? "");
+    if (this.chart) this.chart.hide(this.messages[STATE.invalid] ?? "");
     for (const table of this.tables) table.show([], []);
     this.form.classList.add("calc--stale");
-    this.setState("invalid", general.length ? general.join(" ") : this.messages.invalid);
+    this.setState(STATE.invalid, general.length ? general.join(" ") : this.messages[STATE.invalid]);
   }
 
   // Before the engine answers: the example while the inputs are the example's,
@@ -682,7 +698,7 @@ class Calc {
       this.form.classList.remove("calc--stale");
     } else {
       this.setOutputs(this.outputs.map(() => DASH));
-      if (this.chart) this.chart.hide(this.messages.loading ?? "");
+      if (this.chart) this.chart.hide(this.messages[STATE.loading] ?? "");
       for (const table of this.tables) table.show([], []);
       this.form.classList.add("calc--stale");
     }
@@ -690,9 +706,9 @@ class Calc {
 
   showLoading(step, steps) {
     this.setBusy(true);
-    let text = this.messages.loading ?? "";
+    let text = this.messages[STATE.loading] ?? "";
     if (steps) text += ` (${step}/${steps + 1})`;
-    this.setState("loading", text);
+    this.setState(STATE.loading, text);
     // Fills the status ring (calculator.css); a step is the only thing that moves it.
     // Set on the status line, whose ::before draws the ring: a custom property
     // is inherited, so set on the form it restyled all of the form's ~100
@@ -736,7 +752,7 @@ class Calc {
     for (const table of this.tables) table.restore();
     this.form.classList.remove("calc--stale");
     this.setBusy(false);
-    this.setState("failed");
+    this.setState(STATE.failed);
   }
 
   // The button says it was copied (and the status line, a live region,
@@ -766,10 +782,10 @@ class Calc {
   // page (relative to this page, so the site's sub-path is kept, whatever
   // site_url says) with the copy link's query, plain notation.
   embedSnippet() {
-    const src = new URL(this.embed.dataset.embed, location.href);
+    const src = new URL(this.embed.getAttribute(ATTR.embed), location.href);
     src.search = new URL(this.link()).search;
     src.hash = "";
-    const title = this.embed.dataset.embedTitle || "";
+    const title = this.embed.getAttribute(ATTR.embedTitle) || "";
     return (
       `<iframe src="${attribute(src.href)}" title="${attribute(title)}" width="100%" ` +
       `height="${this.embedHeight()}" loading="lazy" style="border:0"></iframe>`
@@ -800,10 +816,10 @@ class Calc {
     let copied = false;
     try {
       await navigator.clipboard.writeText(snippet);
-      said = this.embed.dataset.copied ?? "";
+      said = this.embed.getAttribute(ATTR.copied) ?? "";
       copied = true;
     } catch {
-      said = this.embed.dataset.copyFailed ?? "";
+      said = this.embed.getAttribute(ATTR.copyFailed) ?? "";
     }
     if (this.embedCode) {
       setText(this.embedCode, copied ? "" : snippet);
@@ -843,21 +859,17 @@ const engine = {
   start() {
     if (this.state !== "idle") return;
     this.state = "loading";
-    const worker = metaURL("calc:worker");
-    // The engine's files for the worker: every other calc: meta of the head,
-    // as the build names them (calcsite/engine.py, HEAD_URLS).
+    const worker = metaURL(META.worker);
+    // The engine's files for the worker, by name, as the head names them.
     const files = {};
-    for (const meta of document.head.querySelectorAll('meta[name^="calc:"]')) {
-      const name = meta.name.slice("calc:".length);
-      if (name !== "inputs" && name !== "worker") files[name] = metaURL(meta.name);
-    }
+    for (const [name, meta] of Object.entries(ENGINE_FILES)) files[name] = metaURL(meta);
     const capable = typeof Worker === "function" && typeof WebAssembly === "object";
     if (!worker || Object.values(files).some((url) => !url) || !capable) {
       this.fail();
       return;
     }
     for (const calc of calcs) calc.showLoading();
-    performance.mark("calc:start");
+    performance.mark(MARK.start);
     this.bootTimer = setTimeout(() => this.fail(), BOOT_TIMEOUT_MS);
     // The worker formats results too: Intl's first formatter loads locale
     // data for tens of milliseconds, which the page's main thread never pays.
@@ -893,16 +905,16 @@ const engine = {
 
   onMessage(message) {
     if (!message || this.state === "failed") return;
-    if (message.type === "progress" && this.state === "loading") {
+    if (message.type === MESSAGE.progress && this.state === "loading") {
       this.step = message.step;
       this.steps = message.steps;
       for (const calc of calcs) calc.showLoading(message.step, message.steps);
-    } else if (message.type === "ready") {
+    } else if (message.type === MESSAGE.ready) {
       clearTimeout(this.bootTimer);
       this.state = "ready";
-      performance.mark("calc:ready");
+      performance.mark(MARK.ready);
       for (const calc of calcs) calc.send();
-    } else if (message.type === "failed") {
+    } else if (message.type === MESSAGE.failed) {
       this.fail();
     } else if (message.id !== undefined) {
       const calc = this.pending.get(message.id);
@@ -912,7 +924,7 @@ const engine = {
       if (message.error !== undefined) this.fail();
       else if (calc) {
         calc.receive(message.id, message.reply, message.texts);
-        if (!this.live) performance.mark("calc:live"); // first results: for measurements
+        if (!this.live) performance.mark(MARK.live); // first results: for measurements
         this.live = true;
       }
     }
@@ -967,20 +979,22 @@ function whenIdle(callback) {
 // Whether the address carries a case for this page's forms, judged from the
 // head's list of their input names (other keys, such as utm_*, do not count).
 function carriesCase() {
-  const meta = document.querySelector('meta[name="calc:inputs"]');
+  const meta = document.querySelector(`meta[name="${META.inputs}"]`);
   const names = new Set((meta ? meta.content : "").split(/\s+/).filter(Boolean));
   return [...new URLSearchParams(location.search).keys()].some((key) => names.has(key));
 }
 
 function main() {
-  const forms = [...document.querySelectorAll("form.calc[data-calc]")].map((form) => new Calc(form));
+  const forms = [...document.querySelectorAll(`form.calc[${ATTR.calc}]`)].map(
+    (form) => new Calc(form),
+  );
   if (!forms.length) return;
 
   // A link carrying a case fills the form of its mode (else the default mode's).
   const params = new URLSearchParams(location.search);
   const carriesInputs = forms.some((calc) => [...params.keys()].some((key) => calc.byName.has(key)));
   if (carriesInputs) {
-    const wanted = params.get("mode");
+    const wanted = params.get(QUERY.mode);
     for (const slug of new Set(forms.map((calc) => calc.slug))) {
       const mine = forms.filter((calc) => calc.slug === slug);
       const target =

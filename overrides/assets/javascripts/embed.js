@@ -8,12 +8,17 @@
 //   embed has none of Material's JavaScript, so this script sets them from
 //   the system's preference, and again when it changes. The light and dark
 //   schemes ("scheme primary accent") are in data-embed-light|dark.
-// - An iframe is sized for one form: a link that carries a case shows the
-//   form that the page script fills, the mode named by `mode`, else the
-//   default mode's, as a full page would fill it; the others are hidden.
+// - An iframe is sized for one form: a link that carries a case (its query
+//   has one of the input names the head lists, as the page script judges it)
+//   shows the form that the page script fills, the mode named by `mode`, else
+//   the default mode's, as a full page would fill it; the others are hidden.
 //   Without a case, every form is shown.
 //
 // Nothing is sent anywhere: no message to the embedding page, no request.
+//
+// A classic script cannot import the contract module the page script does:
+// tests/site/test_contract.py checks that each name below is declared in
+// overrides/hooks/calcsite/contract.py.
 
 (() => {
   const body = document.body;
@@ -36,11 +41,8 @@
   const showOne = () => {
     const forms = [...document.querySelectorAll("form.calc[data-calc]")];
     const params = new URLSearchParams(location.search);
-    const names = new Set(
-      forms.flatMap((form) =>
-        [...form.querySelectorAll("input[name], select[name]")].map((field) => field.name),
-      ),
-    );
+    const meta = document.querySelector('meta[name="calc:inputs"]');
+    const names = new Set((meta ? meta.content : "").split(/\s+/).filter(Boolean));
     let shown = forms.find((form) => form.dataset.mode === params.get("mode"));
     if (!shown && [...params.keys()].some((key) => names.has(key))) {
       shown = forms.find((form) => form.dataset.mode === form.dataset.defaultMode) ?? forms[0];

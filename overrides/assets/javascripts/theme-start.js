@@ -31,6 +31,10 @@
 // though the first message it posts to it is the index; calcsite/search.py
 // has the bundle construct LazyWk (below) instead of Worker, and the worker's
 // script (12 kB gzip) is downloaded on the first search only.
+//
+// The bundle's address is in this script's data-bundle (main.html writes it,
+// by the name calcsite/contract.py declares: a classic script cannot import
+// the contract module, so tests/site/test_contract.py checks the name here).
 "use strict";
 
 // Material's search worker, started when the reader first opens search, or on

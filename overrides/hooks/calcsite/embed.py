@@ -7,15 +7,16 @@ forms and nothing else: no header, navigation, search or footer, and none of
 Material's JavaScript. What it keeps from a full page:
 
 - the same forms, rendered from the same fragment (``fragments/calculator/
-  form.html``) with the same example, and the same page script, so the DOM
-  contract, the engine and the query string are the ones of the full page (a
-  link with ``mode=`` fills that mode's form);
+  form.html``) with the same example, and the same page script, so the
+  browser contract (:mod:`calcsite.contract`), the engine and the query string
+  are the ones of the full page (a link with ``mode=`` fills that mode's form);
 - Material's compiled stylesheets (found by name in the built site: their file
   names carry a hash), the site's own (``extra_css``), ``<html lang>`` and the
   text direction;
-- the head's engine metas (``calc:inputs``, ``calc:worker`` and one per file
-  of :data:`calcsite.engine.HEAD_URLS`), with URLs relative to the embed page,
-  so it works under any sub-path;
+- the engine's part of the head, from the same partial
+  (``partials/engine-head.html``) and the same :class:`calcsite.engine.Engine`,
+  with URLs relative to the embed page, so it works under any sub-path; the
+  engine's files are fetched at once (an embed is there to compute);
 - the Content-Security-Policy of :mod:`calcsite.csp`, computed from the page
   as written: the page has no inline script at all.
 
@@ -53,8 +54,10 @@ from markupsafe import Markup
 
 from calculator import CALCULATORS, Calculator, CalculatorError, get
 
+from .contract import CONTRACT, case_inputs
 from .csp import CspError, with_policy
 from .directives import FORM_TEMPLATE
+from .engine import Engine
 from .messages import LANGUAGES, UI, translate, tree
 from .paths import page_path, relative_url
 from .widgets import widget_context
@@ -65,7 +68,6 @@ __all__ = [
     "SCRIPT",
     "TEMPLATE",
     "EmbedError",
-    "Engine",
     "Scheme",
     "embed_pages",
     "embed_path",
@@ -104,31 +106,6 @@ class Scheme:
 
     def __str__(self) -> str:
         return f"{self.scheme} {self.primary} {self.accent}"
-
-
-@dataclass(frozen=True)
-class Engine:
-    """Where the engine's files are, relative to the site root (or absolute, on a CDN)."""
-
-    script: str
-    worker: str
-    urls: dict[str, str]
-    """The files the page's head names for its worker (calcsite.engine.HEAD_URLS)."""
-    fetched: tuple[str, ...]
-    """Every file the worker fetches, for the page to prefetch."""
-
-    @classmethod
-    def from_settings(cls, settings: Mapping[str, Any]) -> Engine:
-        """From the engine's settings for a page (:attr:`calcsite.engine.Engine.page_settings`)."""
-        try:
-            return cls(
-                script=str(settings["script"]),
-                worker=str(settings["worker"]),
-                urls={str(name): str(url) for name, url in settings["urls"].items()},
-                fetched=tuple(str(url) for url in settings.get("fetched", ())),
-            )
-        except KeyError as error:
-            raise EmbedError(f"the engine's settings lack {error}") from None
 
 
 def embed_path(language: str, slug: str) -> str:
@@ -226,6 +203,7 @@ def expand_controls(html: str, page: str, language: str, env: Environment) -> st
             label=translate(language, UI["embed.copy"]),
             copied=translate(language, UI["embed.copied"]),
             failed=translate(language, UI["embed.copy_failed"]),
+            contract=CONTRACT,
         ).strip()
 
     return _MARKER.sub(control, html)
@@ -268,11 +246,8 @@ def _render(env: Environment, slug: str, site: _Site) -> str:
         page_title=f"{title} - {site.site_name}",
         stylesheets=[url(path) for path in site.stylesheets],
         favicon=url(site.favicon),
-        inputs=" ".join(sorted({spec.name for mode in calculator.modes for spec in mode.inputs})),
-        script=url(site.engine.script),
-        worker=url(site.engine.worker),
-        urls={name: url(path) for name, path in site.engine.urls.items()},
-        prefetch=[url(path) for path in (site.engine.worker, *site.engine.fetched)],
+        head=site.engine.head(here, case_inputs(calculator.modes)),
+        contract=CONTRACT,
         scheme_script=url(SCRIPT),
         light=str(site.light),
         dark=str(site.dark) if site.dark else "",

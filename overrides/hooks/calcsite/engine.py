@@ -27,13 +27,15 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from . import build_cache, gzipped
+from .contract import ENGINE_FILES, PAGE_SCRIPT, WORKER, Head
 from .imports import CORE
+from .paths import relative_url
 from .runtime import (
     LOCK,
     RUNTIME_FILES,
@@ -72,16 +74,12 @@ __all__ = [
 
 SITE_STDLIB = STDLIB + gzipped.SUFFIX
 """The site's standard library: the files the engine imports, compiled, in one gzip stream."""
-HEAD_URLS = ("pyodide", "wheel", "stdlib", "lock")
+HEAD_URLS = ENGINE_FILES
 """The engine's files a page names in its head (``<meta name="calc:wheel">``...) for its worker."""
 PAGE_RUNTIME = RUNTIME_FILES[:3]
 """What a page fetches of the runtime: its standard library and package index are the site's own."""
 PACKAGE = Path("node_modules") / "pyodide"
 """Pyodide's npm package in the project, as ``npm ci`` installs it (``package-lock.json``)."""
-PAGE_SCRIPT = "assets/javascripts/calculator.mjs"
-"""The page script, relative to the site root."""
-WORKER = "assets/javascripts/calculator-worker.mjs"
-"""The page's worker, relative to the site root."""
 
 
 class EngineError(RuntimeError):
@@ -90,7 +88,12 @@ class EngineError(RuntimeError):
 
 @dataclass(frozen=True)
 class Engine:
-    """The engine's files and where they go in the site, relative to its root."""
+    """The engine's files, where they go in the site, and what a page names of them.
+
+    The one description of the engine: the build writes its files
+    (:func:`write`), and every page that loads it, full or embed, names them
+    in its head as :meth:`head` gives them.
+    """
 
     files: dict[str, bytes]
     """The site's own engine files by name: the wheel, ``SITE_STDLIB`` and ``LOCK``."""
@@ -126,25 +129,30 @@ class Engine:
             *(f"{self.engine_dir}/{name}" for name in self.files),
         )
 
-    @property
-    def page_settings(self) -> dict[str, Any]:
-        """What a page that loads the engine names, relative to the site root or absolute.
+    def head(self, page: str, inputs: Iterable[str]) -> Head:
+        """The engine's part of the head of the page at ``page``, whose forms have ``inputs``.
 
-        The full pages' template reads it (``config.extra.calculator_engine`` in
-        ``overrides/main.html``), the embed pages too
-        (:meth:`calcsite.embed.Engine.from_settings`). The page script and the
-        worker are given a query naming their content once the site is built
-        and they are minified (:mod:`calcsite.versions`): their bytes are not
-        known before.
+        The full pages' template and the embed pages lay it out alike
+        (``partials/engine-head.html``). The page script and the worker are
+        named by their content once the site is built and they are minified
+        (:mod:`calcsite.versions`): their bytes are not known before.
+
+        Args:
+            page: The page's address relative to the site root (``fr/pipeline-bubble/``);
+                every URL of the head is relative to it, so the site works under any path.
+            inputs: The input names of the page's forms (:func:`calcsite.contract.case_inputs`).
         """
-        return {
-            # Named in the page's head for its worker (HEAD_URLS).
-            "urls": self.head_urls,
-            "script": PAGE_SCRIPT,
-            "worker": WORKER,
-            # What the worker fetches, for a shared link to fetch early (main.html).
-            "fetched": list(self.fetched),
-        }
+
+        def url(target: str) -> str:
+            return relative_url(target, page)
+
+        return Head(
+            inputs=tuple(inputs),
+            worker=url(WORKER),
+            files=tuple((name, url(path)) for name, path in self.head_urls.items()),
+            script=url(PAGE_SCRIPT),
+            prefetch=tuple(url(path) for path in (WORKER, *self.fetched)),
+        )
 
 
 def pyodide_cdn(extra: Mapping[str, Any]) -> str | None:

@@ -14,7 +14,10 @@ by the steps of :data:`STEPS`, in their order:
    which link to the full pages and the theme's stylesheets, in the site by
    now (:mod:`calcsite.embed`);
 5. ``minify``: the site's own scripts and stylesheet (:mod:`calcsite.minify`);
-6. ``versions``, after the outermost build only: each file the steps above
+6. ``contract module``: the browser contract that the page script and its
+   worker import, written from its declarations, and named with its version
+   in their minified import (:mod:`calcsite.contract`);
+7. ``versions``, after the outermost build only: each file the steps above
    rewrote named by its final bytes, and every page pointing at that name
    (:mod:`calcsite.versions`). It reads every page of every language and every
    file in its final form, so it comes last.
@@ -41,8 +44,9 @@ from pathlib import Path
 
 from jinja2 import Environment
 
-from . import compile_hints, embed, engine, search
+from . import compile_hints, contract, embed, engine, search
 from .compile_hints import CompileHintError
+from .contract import ContractError
 from .embed import EmbedError
 from .engine import EngineError
 from .messages import LANGUAGES, tree
@@ -138,9 +142,13 @@ def _write_embed_pages(build: Build) -> None:
         site_name=build.site_name,
         extra_css=build.extra_css,
         favicon=build.favicon,
-        engine=embed.Engine.from_settings(build.engine.page_settings),
+        engine=build.engine,
         palette=build.palette,
     )
+
+
+def _write_contract(build: Build) -> None:
+    contract.write_module(build.site)
 
 
 def _minify(build: Build) -> None:
@@ -157,11 +165,20 @@ STEPS: tuple[Step, ...] = (
     Step("search index", _split_search),
     Step("embed pages", _write_embed_pages),
     Step("minify", _minify),
+    Step("contract module", _write_contract),
     Step("versions", _version, once=True),
 )
 """What finishes the built site, in order (the module's docstring says why this one)."""
 
-_ERRORS = (EngineError, CompileHintError, SearchError, EmbedError, MinifyError, VersionError)
+_ERRORS = (
+    EngineError,
+    CompileHintError,
+    SearchError,
+    EmbedError,
+    MinifyError,
+    ContractError,
+    VersionError,
+)
 """What the steps raise when the site cannot be finished: a theme or a package not as expected."""
 
 

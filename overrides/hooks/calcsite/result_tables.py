@@ -20,6 +20,7 @@ from calculator import CALCULATORS, Choice, Output, get
 from calculator.engine import heading_unit, related_rows
 from calculator.spec import Column, Mode, Row, Table, Value
 
+from .contract import QUERY, form_id
 from .formatting import format_bound, format_output
 from .messages import UI, translate
 from .paths import page_path, relative_url
@@ -82,14 +83,14 @@ def _target(target: str, own: str, language: str, addresses: Mapping[str, str]) 
     return {
         "href": addresses[slug],
         "mode": "" if mode == calculator.default_mode.name else mode,
-        "anchor": f"calc-{slug}-{mode}",
+        "anchor": form_id(slug, mode),
         "words": translate(language, label),
     }
 
 
 def link(target: Mapping[str, str], case: Mapping[str, str]) -> str:
     """The address of ``case`` in a target described by :func:`_target`."""
-    query = {"mode": target["mode"], **case} if target["mode"] else dict(case)
+    query = {QUERY.mode: target["mode"], **case} if target["mode"] else dict(case)
     return f"{target['href']}?{urlencode(query)}#{target['anchor']}"
 
 

@@ -22,6 +22,7 @@ from calculator.errors import ERRORS, NOTES, WARNINGS
 from calculator.spec import SIGNS, UNITS, Option, Presets, Value
 from calculator.values import parse_inputs
 
+from .contract import CONTRACT, STATES, Contract, chart_id, form_id, names
 from .formatting import (
     format_bound,
     format_field,
@@ -117,6 +118,8 @@ class Widget:
     """The mode's lists of presets, shown once the page script can apply them."""
     presets_words: tuple[str, str, str] = ("", "", "")
     """The presets' legend, the item that picks none, and the word before a source."""
+    contract: Contract = CONTRACT
+    """The names the page script reads, for the template to write (:mod:`calcsite.contract`)."""
 
 
 def hint(spec: Input | Choice, language: str) -> str:
@@ -201,11 +204,7 @@ MESSAGE_KEYS: tuple[str, ...] = (
     *ERRORS,
     *WARNINGS,
     *NOTES,
-    "static",
-    "loading",
-    "ready",
-    "invalid",
-    "failed",
+    *names(STATES).values(),
     "copied",
     "copy_failed",
     "copy_link",
@@ -240,7 +239,7 @@ def widget_context(
     example = dict(mode.defaults() if values is None else values)
     raw = {name: value for name, value in example.items() if value is not None}
     result = run(mode, raw)
-    widget_id = f"calc-{calculator.slug}-{mode.name}"
+    widget_id = form_id(calculator.slug, mode.name)
     groups = tuple(
         (
             translate(language, legend),
@@ -276,7 +275,7 @@ def widget_context(
         groups=groups,
         results=results,
         warnings=tuple(translate(language, UI[code]) for code in result.warnings),
-        status=translate(language, UI["static"]),
+        status=translate(language, UI[STATES.static]),
         results_title=translate(language, UI["results"]),
         copy_label=translate(language, UI["copy_link"]),
         messages=_messages(language),
@@ -490,8 +489,7 @@ def chart_context(
     example = dict(mode.defaults() if values is None else values)
     raw = {name: value for name, value in example.items() if value is not None}
     run(mode, raw)  # refuses what the form would refuse
-    form_id = f"calc-{calculator.slug}-{mode.name}"
-    ident = f"{form_id}-chart"
+    ident = chart_id(calculator.slug, mode.name)
     labels = chart_labels(language, ident)
     html = render(
         calculator.slug,
@@ -502,9 +500,10 @@ def chart_context(
     )
     return {
         "id": ident,
-        "form_id": form_id,
+        "form_id": form_id(calculator.slug, mode.name),
         "slug": calculator.slug,
         "mode": mode.name,
         "labels": labels,
         "html": html,
+        "contract": CONTRACT,
     }
