@@ -164,7 +164,9 @@ def test_an_embed_page_links_to_its_full_page_in_the_top_window(
     site: Path, language: str, slug: str
 ) -> None:
     document = embed(site, language, slug)
-    (link,) = document.find_all("a")
+    # Every link leaves the frame: the full page's, and a list output's cases.
+    assert {a.attrs.get("target") for a in document.find_all("a")} == {"_top"}
+    (link,) = document.find_all("a", hreflang=True)
     assert link.attrs["target"] == "_top"
     # hreflang: the page script keeps the case in its query, as for the language menu.
     assert link.attrs["hreflang"] == language

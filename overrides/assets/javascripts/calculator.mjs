@@ -237,7 +237,12 @@ class Chart {
 // each shown column's kind, a choice's option labels, and every case a row opens.
 class ResultTable {
   static of(form) {
-    return [...form.querySelectorAll(`table[${ATTR.table}]`)]
+    // The tables follow their form, named by its id, beside the chart if it has one.
+    const boxes = form.id
+      ? document.querySelectorAll(`[${ATTR.tableFor}="${CSS.escape(form.id)}"]`)
+      : [];
+    return [...boxes]
+      .flatMap((box) => [...box.querySelectorAll(`table[${ATTR.table}]`)])
       .map((element) => {
         const spec = parseObject(element.getAttribute(ATTR.table));
         const body = element.querySelector(`[${ATTR.rows}]`);
@@ -288,6 +293,7 @@ class ResultTable {
         const anchor = document.createElement("a");
         anchor.href = ResultTable.link(target, tcase);
         anchor.textContent = target.words;
+        if (this.spec.target) anchor.target = this.spec.target;
         item.append(anchor);
         list.append(item);
       }

@@ -224,6 +224,8 @@ class Attributes:
     """On a table of results: how the page script redraws its rows (JSON)."""
     rows: str
     """A table's body, whose rows the page script redraws."""
+    table_for: str
+    """On a table of results' box, after its form: the id of its form (:func:`form_id`)."""
     chart_for: str
     """On a chart: the id of its form (:func:`form_id`)."""
     labels: str
@@ -276,6 +278,7 @@ ATTRIBUTES = Attributes(
     preset_source="data-preset-source",
     table="data-table",
     rows="data-rows",
+    table_for="data-table-for",
     chart_for="data-chart-for",
     labels="data-labels",
     chart_body="data-chart-body",

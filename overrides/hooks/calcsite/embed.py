@@ -235,7 +235,12 @@ def _render(env: Environment, slug: str, site: _Site) -> str:
 
     form = env.get_template(FORM_TEMPLATE)
     forms = "\n".join(
-        _MARKER.sub("", form.render(widget=widget_context(calculator, mode, language, page=here)))
+        _MARKER.sub(
+            "",
+            form.render(
+                widget=widget_context(calculator, mode, language, page=here, embedded=True)
+            ),
+        )
         for mode in calculator.modes
     )
     title = translate(language, calculator.title)

@@ -38,6 +38,8 @@ class TableView:
     rows: tuple[tuple[tuple[str, ...], tuple[tuple[str, str], ...]], ...]
     """Each row: its cells' texts, then its links as (address, words)."""
     links_heading: str
+    target: str
+    """Where the rows' links open: ``_top`` in an embed's frame, or the page itself (``""``)."""
     contract: str
     """The JSON the page script redraws the rows with."""
 
@@ -102,6 +104,7 @@ def table_views(
     *,
     language: str,
     page: str,
+    embedded: bool = False,
 ) -> tuple[TableView, ...]:
     """Every table of ``mode``'s result, in ``language``, for the page at ``page``.
 
@@ -112,10 +115,20 @@ def table_views(
         tables: The result's rows, by table name.
         language: The page's language.
         page: The page's address relative to the site root (``fr/training-planner/``).
+        embedded: Whether the page is an embed, shown in another site's frame: a row's
+            links then open in the top window, as its link to the full page does.
     """
     addresses = targets(language, page)
     return tuple(
-        _view(slug, table, inputs, tables[table.name], language=language, addresses=addresses)
+        _view(
+            slug,
+            table,
+            inputs,
+            tables[table.name],
+            language=language,
+            addresses=addresses,
+            target="_top" if embedded else "",
+        )
         for table in mode.tables
     )
 
@@ -128,6 +141,7 @@ def _view(
     *,
     language: str,
     addresses: Mapping[str, str],
+    target: str,
 ) -> TableView:
     shown = table.compact
     listed = rows[: table.page_rows or len(rows)]
@@ -145,6 +159,7 @@ def _view(
             if isinstance(column, Choice)
         },
         "targets": opened,
+        "target": target,
     }
     return TableView(
         name=table.name,
@@ -161,5 +176,6 @@ def _view(
             for row, cases in zip(listed, related, strict=True)
         ),
         links_heading=translate(language, UI["table.open"]),
+        target=target,
         contract=json.dumps(contract, ensure_ascii=False, sort_keys=True),
     )

@@ -114,12 +114,20 @@ class Widget:
     noscript: str
     tables: tuple[TableView, ...] = ()
     """The mode's list outputs for the example (the planner's plans)."""
+    many: bool = False
+    """Whether the mode has more results than a column beside the fields holds
+    (:data:`MANY_RESULTS`): they then sit above the fields, across the form."""
     presets: tuple[PresetList, ...] = ()
     """The mode's lists of presets, shown once the page script can apply them."""
     presets_words: tuple[str, str, str] = ("", "", "")
     """The presets' legend, the item that picks none, and the word before a source."""
     contract: Contract = CONTRACT
     """The names the page script reads, for the template to write (:mod:`calcsite.contract`)."""
+
+
+MANY_RESULTS = 10
+"""Most results a column beside the fields holds on a laptop's screen (1280 × 800) while
+the last field is edited: the training planner's check, with 19, sets them above."""
 
 
 def hint(spec: Input | Choice, language: str) -> str:
@@ -224,7 +232,9 @@ def widget_context(
     mode: Mode,
     language: str,
     values: Example | None = None,
+    *,
     page: str = "",
+    embedded: bool = False,
 ) -> Widget:
     """Compute the example with the core and describe the form for ``language``.
 
@@ -235,6 +245,7 @@ def widget_context(
         values: Inputs of the example; the declared defaults if omitted.
         page: The address of the page showing the form, relative to the site root,
             from which a table's links to other calculators are written.
+        embedded: Whether that page is an embed (a table's links open in the top window).
     """
     example = dict(mode.defaults() if values is None else values)
     raw = {name: value for name, value in example.items() if value is not None}
@@ -288,6 +299,7 @@ def widget_context(
             ensure_ascii=False,
         ),
         noscript=translate(language, UI["noscript"]),
+        many=len(mode.outputs) > MANY_RESULTS,
         presets=tuple(_presets(group, widget_id, mode, language) for group in mode.presets),
         presets_words=(
             translate(language, UI["presets.legend"]),
@@ -301,6 +313,7 @@ def widget_context(
             result.tables,
             language=language,
             page=page,
+            embedded=embedded,
         )
         if mode.tables
         else (),
