@@ -37,6 +37,7 @@ from jinja2 import Environment
 from calculator import CALCULATORS, Calculator, CalculatorError, Choice, Mode, get, run
 from calculator.values import parse_inputs
 
+from .contract import case_inputs, form_id
 from .formatting import format_bound, format_output
 from .mathml import render_math
 from .planner_checks import checks_context
@@ -98,16 +99,16 @@ def form_inputs(markdown: str) -> tuple[str, ...]:
     page script reads these names from the head, before the forms are parsed,
     to start the engine at once for a link that carries a case.
     """
-    names: set[str] = set()
-    for prose, text in _segments(markdown):
-        if not prose:
-            continue
-        for match in _DIRECTIVE.finditer(text):
-            args = shlex.split(match["args"])
-            if match["kind"] == "calculator" and len(args) == 1:
-                _, mode = _target(args[0])
-                names.update(spec.name for spec in mode.inputs)
-    return tuple(sorted(names))
+    modes = [
+        _target(args[0])[1]
+        for prose, text in _segments(markdown)
+        if prose
+        for match in _DIRECTIVE.finditer(text)
+        if match["kind"] == "calculator"
+        for args in (shlex.split(match["args"]),)
+        if len(args) == 1
+    ]
+    return case_inputs(modes)
 
 
 def _segments(markdown: str) -> Iterator[tuple[bool, str]]:
@@ -187,7 +188,7 @@ def _runs(args: list[str], page: Page) -> str:
         raise DirectiveError(f"md:runs takes data-parallel-scaling/measure, got {args}")
     calculator, mode = _target(args[0])
     try:
-        context = runs_context(mode, f"calc-{calculator.slug}-{mode.name}", page.language)
+        context = runs_context(mode, form_id(calculator.slug, mode.name), page.language)
     except (RunsError, CalculatorError) as error:
         raise DirectiveError(f"md:runs: {error}") from None
     return _block(page.env.get_template(RUNS_TEMPLATE).render(**context))
@@ -198,9 +199,7 @@ def _checks(args: list[str], page: Page) -> str:
         raise DirectiveError(f"md:checks takes training-planner GROUP, got {args}")
     calculator, mode = _target(f"{args[0]}/check")
     try:
-        context = checks_context(
-            mode, f"calc-{calculator.slug}-{mode.name}", args[1], page.language
-        )
+        context = checks_context(mode, form_id(calculator.slug, mode.name), args[1], page.language)
     except ValueError as error:
         raise DirectiveError(f"md:checks: {error}") from None
     return _block(page.env.get_template(CHECKS_TEMPLATE).render(**context))
