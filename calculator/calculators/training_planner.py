@@ -420,6 +420,23 @@ def data_request(
     }
 
 
+def reductions(zero: int, micro_batches: int) -> Fraction:
+    """How many of :func:`data_request`'s reductions a step makes under ZeRO stage ``zero``.
+
+    Stages 0 and 1 reduce the gradients once a step, after the last micro-batch (an
+    all-reduce, or Megatron-LM's distributed optimizer's reduce-scatter and all-gather,
+    the same bytes). A device that keeps only its shard of the gradients (stage 2) must
+    reduce-scatter them after every micro-batch's backward pass, and gathers the weights
+    once: m + 1 halves of an all-reduce. Stage 3 also gathers the weights for every
+    micro-batch's forward and backward pass: the estimate's 1.5 all-reduces, m times
+    (DeepSpeed's maintainers in deepspeedai/DeepSpeed#2252; DeepSpeed's pipeline engine
+    refuses stages 2 and 3 for this reason, ``deepspeed/runtime/pipe/engine.py``).
+    """
+    if zero == 2:
+        return Fraction(micro_batches + 1, 2)
+    return Fraction(micro_batches if zero == 3 else 1)
+
+
 def _data_time(held: Fraction, **layout: Any) -> Fraction:
     """Seconds of the data-parallel reduction priced by the estimate (:func:`data_request`)."""
     reduction = estimate(**data_request(held, **layout))
@@ -682,7 +699,7 @@ def check(
         intra_bandwidth=intra_bandwidth,
         inter_bandwidth=inter_bandwidth,
         latency=latency,
-    )
+    ) * reductions(zero_stage, micro_batches)
 
     step = compute + bubble + tensor_time + pipeline_time + data_time
     model_rate = Fraction(model, devices) / step
@@ -967,7 +984,7 @@ def _screen(  # noqa: PLR0915 -- one loop, its hoisted terms kept local for spee
                 for zero in range(4)
             ]
             stages[tensor, pipeline] = (held, states, [])
-        held, states, reductions = stages[tensor, pipeline]
+        held, states, data_times = stages[tensor, pipeline]
         per_stage = layers // pipeline
         units_stage = [per_stage * unit + embedding for unit in units]
         send = nbytes / tensor / (link * BYTES_PER_GB)  # split by t under sequence parallelism
@@ -989,8 +1006,8 @@ def _screen(  # noqa: PLR0915 -- one loop, its hoisted terms kept local for spee
             ):
                 break
             fitting += 1
-            if not reductions:  # once a (t, p), and only for those with a layout that fits
-                reductions.extend(
+            if not data_times:  # once a (t, p), and only for those with a layout that fits
+                data_times.extend(
                     float(
                         _data_time(
                             held,
@@ -1023,12 +1040,13 @@ def _screen(  # noqa: PLR0915 -- one loop, its hoisted terms kept local for spee
                         break
                 else:
                     continue  # nothing fits with this recomputation: try more of it
-                if zero == 3 and options:
-                    continue  # an earlier, lighter recomputation at ZeRO-3 is faster
+                # For one recomputation the lowest stage that fits is the fastest: the
+                # traffic grows with the stage (reductions()), nothing else changes.
                 time = computes[r] * bubble + calls[r] * tensor_call + sends
-                options.append((time + reductions[zero == 3], r, zero))
-                if zero < 3:
-                    break  # the least data-parallel traffic: more recomputation is slower
+                traffic = float(reductions(zero, m)) * data_times[zero == 3]
+                options.append((time + traffic, r, zero))
+                if zero < 2:
+                    break  # the least traffic: more recomputation is only slower
             screened.append((min(options)[0], tensor, pipeline, interleave, micro_batch, options))
     return fitting, screened
 

@@ -818,3 +818,24 @@ def test_published_hfu_counts_the_attention_scores_three_times(published: Publis
     assert hfu == pytest.approx(mfu * float(appendix), abs=0.1)
     values = _predicted(published)
     assert 1 < values["hfu"] / values["mfu"] < appendix
+
+
+@pytest.mark.parametrize(
+    ("zero", "micro_batches", "expected"),
+    [(0, 8, 1), (1, 8, 1), (2, 8, Fraction(9, 2)), (3, 8, 8), (2, 1, 1), (3, 1, 1)],
+)
+def test_sharded_gradients_are_reduced_after_every_micro_batch(
+    zero: int, micro_batches: int, expected: Fraction
+) -> None:
+    assert planner.reductions(zero, micro_batches) == expected
+
+
+def test_zero_2_and_3_pay_their_traffic_per_micro_batch_in_check() -> None:
+    base = {name: value for name, value in CHECK.defaults().items() if value is not None}
+    # Four replicas of a two-stage pipeline, eight micro-batches each.
+    case = {**base, "devices": 64, "tensor": 8, "pipeline": 2, "interleave": 1, "global_batch": 32}
+    times = {zero: run(CHECK, {**case, "zero": str(zero)}).values["data_time"] for zero in range(4)}
+    assert times[1] == pytest.approx(times[0])
+    assert times[2] == pytest.approx(times[0] * 9 / 2)
+    one_gather_round = run(CHECK, {**case, "zero": "3", "global_batch": 4}).values["data_time"]
+    assert times[3] == pytest.approx(one_gather_round * 8)
