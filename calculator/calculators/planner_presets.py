@@ -63,11 +63,11 @@ head has its own keys and values, ``ffn`` is 4h for GPT-3 and BLOOM.
   (lines 72–75: l, h, a, s; line 125: ``--pad-vocab-size-to 250880``), with Megatron's
   default f = 4h and GeLU.
 
-The planner counts a model's parameters as Megatron-LM's GPT (tied input and output
-embeddings, learned positions, biases): the Llama models untie their output layer and have
-neither learned positions nor biases, so their counts differ from the published ones, most
-for Llama 3 8B, whose untied 128,256 × 4,096 output layer is 6.5 % of it;
-``tests/calculators/test_planner_presets.py`` records each difference.
+The planner counts a model's parameters as Megatron-LM's GPT (learned positions, biases,
+two-parameter norms), with the output layer tied or untied as each preset says (the Llama
+models untie it: for Llama 3 8B, 128,256 × 4,096 weights, 6.5 % of the model). The Llama
+models have neither learned positions nor biases, so their counts differ a little from
+the published ones; ``tests/calculators/test_planner_presets.py`` records each difference.
 """
 
 from __future__ import annotations
