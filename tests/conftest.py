@@ -2,31 +2,104 @@
 
 Hypothesis runs without deadlines, since coverage tracing slows examples.
 
-The site is built twice per session, once per set of files it can publish: the
-site as deployed (``site``: the runtime self-hosted), and with ``PYODIDE_CDN``
+The site is built twice per run, once per set of files it can publish: the site
+as deployed (``site``: the runtime self-hosted), and with ``PYODIDE_CDN``
 (``cdn_site``: no runtime, its URLs and policy naming a CDN, here a second local
 server on another origin). Each build is read by the site tests and served to
 chromium by the browser tests.
+
+``./dev test`` spreads the tests over pytest-xdist workers (``--dist
+loadgroup``). The site is built once for all of them (tests/support/once.py),
+and so is the standard library's archive that every build and the Pyodide
+tests take from the build cache. The CDN build is not shared: its URLs name
+the port of a server that lives in the worker that started it. So every test
+that uses that server is put in one group (:data:`CDN_GROUP`), which
+pytest-xdist runs in one worker, and the CDN site is built once there too.
 """
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from _pytest.nodeid import NodeId
 from calcsite.runtime import copy_runtime, pyodide_version
+from calcsite.stdlib import stdlib_archive
 from hypothesis import settings
 
+from tests.support.once import made_once
 from tests.support.server import Server, start
 from tests.support.site import CDN_TEMPLATE, ROOT, SITE_URL, build_site_or_fail
 
 settings.register_profile("calculator", deadline=None)
 settings.load_profile("calculator")
 
+PYODIDE = ROOT / "node_modules" / "pyodide"
+
+CDN_GROUP = "cdn"
+"""The pytest-xdist group of the tests that use the ``cdn`` server (and so its build)."""
+
+
+ADDRESS = re.compile(r" at 0x[0-9a-f]+")
+"""Where an object's default ``repr`` names its address, which differs between processes."""
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the ids and groups
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Give each test the same id in every pytest-xdist worker, and its group in that id.
+
+    Every test that uses the ``cdn`` server, directly or not, is put in
+    :data:`CDN_GROUP`. pytest-xdist sends tests to workers by id, so each id
+    must be the same in every worker, and a test's group is the end of its id
+    (``…@cdn``):
+
+    - a parameter shown by ``repr`` (``ids=repr``) that names an object's address
+      gets :data:`ADDRESS` left out of its id, unless that would make two ids one;
+    - with ``--dist loadgroup``, the groups of a test's ``xdist_group`` marks are
+      added here. pytest-xdist 3.8 adds them to ``Item._nodeid``, which pytest 9.2
+      no longer reads (it keeps the id in ``Item._id``): its groups would
+      silently not be kept together.
+    """
+    ids = {item.nodeid for item in items}
+    loadgroup = getattr(config.option, "loadgroup", False)  # pytest-xdist's own flag
+    for item in items:
+        if "cdn" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group(CDN_GROUP))
+        nodeid = ADDRESS.sub("", item.nodeid)
+        if nodeid != item.nodeid and nodeid in ids:
+            nodeid = item.nodeid
+        groups = sorted(
+            {
+                str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+                for mark in item.iter_markers("xdist_group")
+            }
+        )
+        if loadgroup and groups:
+            nodeid += "@" + "_".join(groups)
+        if nodeid != item.nodeid:
+            ids.add(nodeid)
+            item._id = NodeId.parse(nodeid)
+
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site, built once per session for ``SITE_URL`` (tests/support/site.py), warning-free."""
-    return build_site_or_fail(tmp_path_factory.mktemp("site"), SITE_URL=SITE_URL)
+def engine_cache(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> None:
+    """The standard library's archive in the build cache, made once per run.
+
+    Every build, and the Pyodide tests, take it from there; on a fresh clone it
+    is missing, and Zopfli's seconds are paid by one worker, not by each.
+    """
+    made_once(tmp_path_factory, worker_id, "engine-cache", lambda _: stdlib_archive(PYODIDE))
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory, worker_id: str, engine_cache: None) -> Path:
+    """The site, built once per run for ``SITE_URL`` (tests/support/site.py), warning-free."""
+    return made_once(
+        tmp_path_factory,
+        worker_id,
+        "site",
+        lambda folder: build_site_or_fail(folder, SITE_URL=SITE_URL),
+    )
 
 
 @pytest.fixture(scope="session")
@@ -35,16 +108,15 @@ def cdn(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
     With ``Access-Control-Allow-Origin: *``, as a CDN (and GitHub Pages) sends it.
     """
-    package = ROOT / "node_modules" / "pyodide"
     folder = tmp_path_factory.mktemp("cdn")
-    copy_runtime(package, folder / CDN_TEMPLATE.format(version=pyodide_version(package)))
+    copy_runtime(PYODIDE, folder / CDN_TEMPLATE.format(version=pyodide_version(PYODIDE)))
     running = start(folder)
     yield running
     running.stop()
 
 
 @pytest.fixture(scope="session")
-def cdn_site(tmp_path_factory: pytest.TempPathFactory, cdn: Server) -> Path:
+def cdn_site(tmp_path_factory: pytest.TempPathFactory, cdn: Server, engine_cache: None) -> Path:
     """The site built with ``PYODIDE_CDN`` naming ``cdn``'s runtime folder, warning-free."""
     return build_site_or_fail(
         tmp_path_factory.mktemp("cdn-site"), SITE_URL=SITE_URL, PYODIDE_CDN=cdn.url(CDN_TEMPLATE)

@@ -52,7 +52,14 @@ from calculator.spec import Choice, Field, Input, Mode
 from calculator.web import evaluate
 from tests import cases
 
-pytestmark = pytest.mark.pyodide
+pytestmark = [
+    pytest.mark.pyodide,
+    # One Node run answers every test here (``_outcome``, cached per process): in one
+    # pytest-xdist worker, it runs once. It takes the standard library from the build
+    # cache, made once per run.
+    pytest.mark.xdist_group("pyodide"),
+    pytest.mark.usefixtures("engine_cache"),
+]
 
 REPO = Path(__file__).resolve().parents[1]
 RUNNER = REPO / "tests" / "pyodide" / "run_cases.mjs"

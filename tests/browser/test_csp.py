@@ -192,7 +192,8 @@ def test_every_page_works_under_its_policy(
                 break
         page.hover(".md-select")
         page.locator(f'.md-select__link[hreflang="{following}"]').click()
-        page.wait_for_function("(lang) => document.documentElement.lang === lang", arg=following)
+        # Polled while the next document replaces this one, which has no root element yet.
+        page.wait_for_function("(lang) => document.documentElement?.lang === lang", arg=following)
         page.wait_for_function(THEME_MOUNTED)
         assert_nothing_refused(page, complaints, f"{following}: {page.url}")
     finally:
@@ -236,18 +237,18 @@ def policy_of(page: Page) -> dict[str, list[str]]:
 
 @pytest.mark.parametrize("shared", [False, True], ids=["visit", "shared-link"])
 def test_the_cdn_build_boots_under_a_policy_that_names_only_the_cdn(
-    request: pytest.FixtureRequest,
     browser: Browser,
+    cdn_site_server: Server,
+    cdn: Server,
+    *,
     recorder: Recorder,
     complaints: list[str],
     shared: bool,
 ) -> None:
-    site_server: Server = request.getfixturevalue("cdn_site_server")
-    cdn_server: Server = request.getfixturevalue("cdn")
-    context = watched(browser, recorder, complaints, site_server.origin)
+    context = watched(browser, recorder, complaints, cdn_site_server.origin)
     try:
         page = context.new_page()
-        url = site_server.url("it/pipeline-bubble/")
+        url = cdn_site_server.url("it/pipeline-bubble/")
         if shared:
             form = static_forms(url)[0]
             raw = {**form.inputs, **NEW_VALUES[(form.slug, form.mode)]}
@@ -258,14 +259,14 @@ def test_the_cdn_build_boots_under_a_policy_that_names_only_the_cdn(
         policy: dict[str, Any] = policy_of(page)
     finally:
         context.close()
-    folder = cdn_server.url(TEMPLATE.format(version=VERSION))
+    folder = cdn.url(TEMPLATE.format(version=VERSION))
     named = {source for sources in policy.values() for source in sources if "://" in source}
     assert named == {folder}
-    assert {f"{urlsplit(s).scheme}://{urlsplit(s).netloc}" for s in named} == {cdn_server.origin}
+    assert {f"{urlsplit(s).scheme}://{urlsplit(s).netloc}" for s in named} == {cdn.origin}
     assert recorder.errors == []
     origins = {
         f"{parts.scheme}://{parts.netloc}"
         for parts in map(urlsplit, recorder.requests)
         if parts.scheme in ("http", "https")
     }
-    assert origins == {site_server.origin, cdn_server.origin}
+    assert origins == {cdn_site_server.origin, cdn.origin}
