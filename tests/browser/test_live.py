@@ -37,6 +37,7 @@ from .expected import (
     static_forms,
     ui,
 )
+from .helpers import FAILED, stop_the_clock
 
 pytestmark = pytest.mark.browser
 
@@ -225,7 +226,8 @@ def test_the_search_index_is_fetched_when_the_reader_first_searches(
     page.on("request", note)
     page.goto(server.url(page_path(language, "pipeline-bubble/")))
     page.wait_for_function("() => window.document$ !== undefined")  # the theme's bundle ran
-    page.wait_for_load_state("networkidle")
+    # Everything the page fetches on its own, its engine's files (once it is idle) included.
+    page.wait_for_load_state("networkidle", timeout=BOOT_TIMEOUT_MS)
     index = urlsplit(server.url(page_path(language, ""))).path + "search/search_index.json"
     assert index not in requested
     page.locator("input.md-search__input").click()
@@ -253,7 +255,8 @@ def test_the_search_worker_starts_when_the_reader_first_searches(
     page.on("request", note)
     page.goto(server.url(page_path("en", "data-parallel-scaling/")))
     page.wait_for_function("() => window.document$ !== undefined")  # the theme's bundle ran
-    page.wait_for_load_state("networkidle")
+    # Everything the page fetches on its own, its engine's files (once it is idle) included.
+    page.wait_for_load_state("networkidle", timeout=BOOT_TIMEOUT_MS)
     assert [path for path in requested if path.startswith(SEARCH_WORKER)] == []
     assert search_workers() == []
     page.locator("input.md-search__input").click()
@@ -645,10 +648,6 @@ def assert_example_restored(page: Page, forms: list[StaticForm], language: str) 
         assert shown["readonly"] == len(form.inputs)
 
 
-FAILED = """() => [...document.querySelectorAll("form.calc")]
-  .every((form) => form.dataset.state === "failed")"""
-
-
 @pytest.mark.parametrize(("language", "slug"), EVERY_PAGE)
 def test_engine_that_never_boots_falls_back_to_the_example(
     page: Page, server: Server, recorder: Recorder, language: str, slug: str
@@ -728,11 +727,15 @@ def test_the_loading_ring_fills_by_steps_and_never_spins(
 def test_missing_engine_file_fails_fast(
     page: Page, server: Server, recorder: Recorder, missing: str
 ) -> None:
-    """A worker or runtime file that does not load ends in the failed state, not a spinner."""
+    """A worker or runtime file that does not load ends in the failed state, not a spinner.
+
+    The page's clock stands still: the engine's report ends the boot, not the deadline.
+    """
     recorder.expect_errors = True
     language, slug = "it", "data-parallel-scaling"
     forms = forms_of(server, language, slug)
     page.route(f"**/{missing}", lambda route: route.fulfill(status=404, body="missing"))
+    stop_the_clock(page)
     page.goto(server.url(page_path(language, slug)) + "?devices=8")
     page.wait_for_function(FAILED, timeout=BOOT_TIMEOUT_MS)
     assert_example_restored(page, forms, language)
