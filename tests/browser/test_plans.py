@@ -29,6 +29,8 @@ pytestmark = pytest.mark.browser
 
 SLUG = "training-planner"
 SEARCH = f"form#calc-{SLUG}-search"
+PLANS = f'[data-table-for="calc-{SLUG}-search"]'
+"""The box of the search's plans, after its form."""
 CHECK = f"form#calc-{SLUG}-check"
 
 ROWS = """(selector) => [...document.querySelectorAll(`${selector} tbody[data-rows] tr`)].map(
@@ -61,7 +63,7 @@ def test_live_plans_match_the_builds_and_open_their_check_case(
 ) -> None:
     search = get(SLUG).mode("search")
     page.goto(server.url(page_path(language, f"{SLUG}/")))
-    example = page.evaluate(ROWS, SEARCH)
+    example = page.evaluate(ROWS, PLANS)
     assert example == _expected(search, search.defaults(), language)
     page.focus(f"{SEARCH} input[name=layers]")
     _wait_ready(page, SEARCH)
@@ -70,11 +72,11 @@ def test_live_plans_match_the_builds_and_open_their_check_case(
     page.fill(f"{SEARCH} input[name=devices]", field_text("128", language))
     _wait_ready(page, SEARCH)
     expected = _expected(search, values, language)
-    assert page.evaluate(ROWS, SEARCH) == expected
+    assert page.evaluate(ROWS, PLANS) == expected
     assert expected != example
 
     first = expected[0]
-    page.locator(f"{SEARCH} tbody[data-rows] tr").first.locator("a").first.click()
+    page.locator(f"{PLANS} tbody[data-rows] tr").first.locator("a").first.click()
     _wait_ready(page, CHECK)
     check = get(SLUG).mode("check")
     step = page.locator(f"{CHECK} output[data-output=step_time]").text_content()
