@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from calculator.calculators.training_planner import LAYOUT
 from calculator.errors import ERRORS
 from calculator.registry import CALCULATORS
 
@@ -279,18 +280,8 @@ _TP_GPT3: dict[str, object] = {
     "recompute": "selective",
     "sequence_parallel": "on",
 }
-_TP_LAYOUT = (
-    "micro_batch",
-    "tensor",
-    "pipeline",
-    "interleave",
-    "zero",
-    "recompute",
-    "sequence_parallel",
-)
-"""The check mode's inputs that the search chooses itself."""
 _TP_SEARCH: dict[str, object] = {
-    **{name: value for name, value in _TP_GPT3.items() if name not in _TP_LAYOUT},
+    **{name: value for name, value in _TP_GPT3.items() if name not in LAYOUT},
     "mode": "search",
 }
 
