@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from hypothesis import strategies as st
 
 from calculator import CALCULATORS, Choice
+from calculator.calculators import training_planner as planner
 
 FIELD_NAMES = sorted(
     {
@@ -68,3 +70,55 @@ requests = st.one_of(
     st.text(max_size=40),
 )
 """Request strings: JSON objects of garbage, other JSON, and text that is not JSON."""
+
+
+_DEGREES = st.sampled_from([1, 2, 4, 8])
+
+
+@st.composite
+def planner_layouts(draw: st.DrawFn, *, split: int = 1, stages: int = 1) -> dict[str, Any]:
+    """A training planner check request whose layout the check mode accepts.
+
+    Heads, g and f also divide ``split``·t, and the layers ``stages``·p·v, so that t or p
+    may be multiplied by those factors.
+    """
+    tensor = draw(_DEGREES)
+    pipeline = draw(st.integers(min_value=1, max_value=6))
+    interleave = 1 if pipeline == 1 else draw(st.integers(min_value=1, max_value=3))
+    data = draw(st.integers(min_value=1, max_value=12))
+    groups = split * tensor * draw(st.integers(min_value=1, max_value=3))
+    heads = groups * draw(st.integers(min_value=1, max_value=3))
+    grouped = draw(st.booleans())
+    micro_batch = draw(st.integers(min_value=1, max_value=8))
+    micro_batches = draw(st.integers(min_value=1, max_value=24))
+    if interleave > 1:
+        micro_batches *= pipeline
+    return {
+        "layers": stages * pipeline * interleave * draw(st.integers(min_value=1, max_value=6)),
+        "hidden": heads * draw(st.integers(min_value=1, max_value=128)),
+        "heads": heads,
+        "kv_heads": groups if grouped else None,
+        "ffn": draw(
+            st.none() | st.integers(min_value=1, max_value=2048).map(lambda f: f * split * tensor)
+        ),
+        "mlp": draw(st.sampled_from(["gelu", "swiglu"])),
+        "output_layer": draw(st.sampled_from(["tied", "untied"])),
+        "vocabulary": draw(st.integers(min_value=1, max_value=300_000)),
+        "sequence": draw(st.integers(min_value=1, max_value=16_384)),
+        "devices": tensor * pipeline * data,
+        "devices_per_node": draw(st.sampled_from([1, 2, 4, 8, 16, 72])),
+        "peak": draw(st.floats(min_value=planner.MIN_PEAK, max_value=10_000)),
+        "memory": draw(st.floats(min_value=planner.MIN_MEMORY, max_value=1_000)),
+        "efficiency": draw(st.floats(min_value=planner.MIN_EFFICIENCY, max_value=100)),
+        "intra_bandwidth": draw(st.floats(min_value=0.001, max_value=10_000)),
+        "inter_bandwidth": draw(st.floats(min_value=0.001, max_value=10_000)),
+        "latency": draw(st.floats(min_value=0, max_value=1_000)),
+        "global_batch": micro_batch * data * micro_batches,
+        "micro_batch": micro_batch,
+        "tensor": tensor,
+        "pipeline": pipeline,
+        "interleave": interleave,
+        "zero": draw(st.sampled_from(["0", "1", "2", "3"])),
+        "recompute": draw(st.sampled_from(["none", "selective", "full"])),
+        "sequence_parallel": draw(st.sampled_from(["on", "off"])),
+    }

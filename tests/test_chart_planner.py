@@ -13,10 +13,8 @@ from fractions import Fraction
 from typing import Any
 
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from calculator import Choice, evaluate, get, run
-from calculator.calculators import training_planner as planner
+from calculator import evaluate, get, run
 from calculator.chart_planner import MEMORY, PLANNER, STEP, WORDS
 from calculator.charts import PLAIN, Labels, render
 from calculator.drawing import Numbers, fitting_axis
@@ -24,6 +22,7 @@ from calculator.engine import display_decimal
 from calculator.notation import Notation
 from calculator.spec import Value
 from calculator.values import parse_inputs
+from tests.strategies import planner_layouts
 from tests.test_charts import check_markup, local, table, texts
 
 SLUG, MODE = "training-planner", "check"
@@ -284,53 +283,8 @@ def test_the_page_gets_the_chart_with_its_results_and_none_for_a_refused_layout(
 # ---------------------------------------------------------------- any valid layout
 
 
-@st.composite
-def requests(draw: st.DrawFn) -> dict[str, Any]:
-    """A check request the core accepts, across the inputs' whole ranges."""
-    tensor = draw(st.sampled_from([1, 2, 4, 8, 16]))
-    pipeline = draw(st.integers(min_value=1, max_value=8))
-    interleave = 1 if pipeline == 1 else draw(st.integers(min_value=1, max_value=4))
-    data = draw(st.integers(min_value=1, max_value=64))
-    groups = tensor * draw(st.integers(min_value=1, max_value=4))
-    heads = groups * draw(st.integers(min_value=1, max_value=4))
-    micro_batch = draw(st.integers(min_value=1, max_value=16))
-    micro_batches = draw(st.integers(min_value=1, max_value=32)) * (
-        pipeline if interleave > 1 else 1
-    )
-    choices = {
-        spec.name: draw(st.sampled_from(spec.values))
-        for spec in CHECK.inputs
-        if isinstance(spec, Choice)
-    }
-    bandwidth = st.floats(min_value=0.001, max_value=100_000)
-    return {
-        **DEFAULTS,
-        **choices,
-        "layers": pipeline * interleave * draw(st.integers(min_value=1, max_value=8)),
-        "hidden": heads * draw(st.integers(min_value=1, max_value=256)),
-        "heads": heads,
-        "kv_heads": draw(st.sampled_from(["", groups])),
-        "ffn": draw(st.sampled_from(["", tensor * draw(st.integers(1, 4096))])),
-        "vocabulary": draw(st.integers(min_value=1, max_value=300_000)),
-        "sequence": draw(st.integers(min_value=1, max_value=32_768)),
-        "devices": tensor * pipeline * data,
-        "devices_per_node": draw(st.sampled_from([1, 4, 8, 72])),
-        "peak": draw(st.floats(min_value=planner.MIN_PEAK, max_value=planner.MAX_PEAK)),
-        "memory": draw(st.floats(min_value=planner.MIN_MEMORY, max_value=planner.MAX_MEMORY)),
-        "efficiency": draw(st.floats(min_value=planner.MIN_EFFICIENCY, max_value=100)),
-        "intra_bandwidth": draw(bandwidth),
-        "inter_bandwidth": draw(bandwidth),
-        "latency": draw(st.floats(min_value=0, max_value=1_000)),
-        "global_batch": micro_batch * data * micro_batches,
-        "micro_batch": micro_batch,
-        "tensor": tensor,
-        "pipeline": pipeline,
-        "interleave": interleave,
-    }
-
-
 @settings(max_examples=60, deadline=None)
-@given(requests())
+@given(planner_layouts())
 def test_any_valid_layout_draws_bars_whose_parts_add_up_to_their_totals(
     request: dict[str, Any],
 ) -> None:

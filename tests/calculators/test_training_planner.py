@@ -30,6 +30,7 @@ from calculator.calculators.planner_runs import (
 )
 from calculator.spec import Value
 from tests.calculators import complete
+from tests.strategies import planner_layouts as layouts
 
 CHECK = planner.CALCULATOR.mode("check")
 DEFAULTS = {name: value for name, value in CHECK.defaults().items() if value is not None}
@@ -474,57 +475,6 @@ def test_a_layout_that_does_not_fit_is_computed_with_a_warning() -> None:
 
 
 # --------------------------------------------------------------------------- properties
-
-degrees = st.sampled_from([1, 2, 4, 8])
-
-
-@st.composite
-def layouts(draw: st.DrawFn, *, split: int = 1, stages: int = 1) -> dict[str, Any]:
-    """A layout the check mode accepts.
-
-    Heads, g and f also divide ``split``·t, and the layers ``stages``·p·v, so that t or p
-    may be multiplied by those factors.
-    """
-    tensor = draw(degrees)
-    pipeline = draw(st.integers(min_value=1, max_value=6))
-    interleave = 1 if pipeline == 1 else draw(st.integers(min_value=1, max_value=3))
-    data = draw(st.integers(min_value=1, max_value=12))
-    groups = split * tensor * draw(st.integers(min_value=1, max_value=3))
-    heads = groups * draw(st.integers(min_value=1, max_value=3))
-    grouped = draw(st.booleans())
-    micro_batch = draw(st.integers(min_value=1, max_value=8))
-    micro_batches = draw(st.integers(min_value=1, max_value=24))
-    if interleave > 1:
-        micro_batches *= pipeline
-    return {
-        "layers": stages * pipeline * interleave * draw(st.integers(min_value=1, max_value=6)),
-        "hidden": heads * draw(st.integers(min_value=1, max_value=128)),
-        "heads": heads,
-        "kv_heads": groups if grouped else None,
-        "ffn": draw(
-            st.none() | st.integers(min_value=1, max_value=2048).map(lambda f: f * split * tensor)
-        ),
-        "mlp": draw(st.sampled_from(["gelu", "swiglu"])),
-        "output_layer": draw(st.sampled_from(["tied", "untied"])),
-        "vocabulary": draw(st.integers(min_value=1, max_value=300_000)),
-        "sequence": draw(st.integers(min_value=1, max_value=16_384)),
-        "devices": tensor * pipeline * data,
-        "devices_per_node": draw(st.sampled_from([1, 2, 4, 8, 16, 72])),
-        "peak": draw(st.floats(min_value=planner.MIN_PEAK, max_value=10_000)),
-        "memory": draw(st.floats(min_value=planner.MIN_MEMORY, max_value=1_000)),
-        "efficiency": draw(st.floats(min_value=planner.MIN_EFFICIENCY, max_value=100)),
-        "intra_bandwidth": draw(st.floats(min_value=0.001, max_value=10_000)),
-        "inter_bandwidth": draw(st.floats(min_value=0.001, max_value=10_000)),
-        "latency": draw(st.floats(min_value=0, max_value=1_000)),
-        "global_batch": micro_batch * data * micro_batches,
-        "micro_batch": micro_batch,
-        "tensor": tensor,
-        "pipeline": pipeline,
-        "interleave": interleave,
-        "zero": draw(st.sampled_from(["0", "1", "2", "3"])),
-        "recompute": draw(st.sampled_from(["none", "selective", "full"])),
-        "sequence_parallel": draw(st.sampled_from(["on", "off"])),
-    }
 
 
 @given(layouts())
