@@ -31,7 +31,7 @@ from playwright.sync_api import (
     sync_playwright,
 )
 
-from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
+from tests.support.chromium import CHROMIUM, TEST_ARGS
 from tests.support.server import Server, start
 from tests.support.site import SITE_PATH
 
@@ -68,7 +68,7 @@ def browser() -> Iterator[Browser]:
     """One headless chromium for the whole session."""
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+            executable_path=CHROMIUM, headless=True, args=TEST_ARGS
         )
         yield launched
         launched.close()

@@ -31,7 +31,7 @@ from urllib.request import urlopen
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
+from tests.support.chromium import CHROMIUM, TEST_ARGS
 from tests.support.server import Server, start
 from tests.support.site import ROOT
 
@@ -140,7 +140,7 @@ def audit_worker(
     """
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+            executable_path=CHROMIUM, headless=True, args=TEST_ARGS
         )
         pages: dict[str, Page] = {}
         try:
