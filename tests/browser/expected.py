@@ -104,8 +104,9 @@ CROSS_FIELD: dict[str, dict[str, str]] = {
     # 12,288 is no multiple of 100 heads (and 100 none of the check's t = 8).
     "training-planner": {"heads": "100"},
 }
-"""Values each calculator refuses because of another field; ``tests/test_registry.py``
-fails for a calculator without them."""
+"""Values each calculator refuses because of another field, which the live test types;
+``{}`` for a calculator whose fields are each refused alone. ``tests/test_registry.py``
+fails for a calculator missing here."""
 
 
 def page_path(language: str, page: str) -> str:

@@ -400,7 +400,7 @@ def refusals(form: StaticForm) -> list[dict[str, str]]:
         {whole.name: "2.5"},
     ]
     cross = CROSS_FIELD[form.slug]
-    if set(cross) <= set(form.inputs):
+    if cross and set(cross) <= set(form.inputs):
         cases.append(cross)
     return cases
 

@@ -45,6 +45,36 @@ def test_a_calculators_page_title_is_its_title_in_the_catalog(slug: str, languag
     assert (front[1], heading[1]) == (expected, expected)
 
 
+def nav_pages(items: list[Any]) -> list[str]:
+    """The pages ``mkdocs.yml``'s ``nav`` lists, titled or not, at any depth."""
+    found: list[str] = []
+    for item in items:
+        values = item.values() if isinstance(item, dict) else [item]
+        for value in values:
+            found += nav_pages(value) if isinstance(value, list) else [value]
+    return found
+
+
+@pytest.mark.parametrize("slug", CALCULATORS)
+def test_every_calculator_is_in_the_navigation(slug: str) -> None:
+    """A page left out of ``nav`` is built all the same, unlinked: no build warns of it."""
+    assert f"{slug}.md" in nav_pages(mkdocs_config()["nav"])
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("slug", CALCULATORS)
+def test_every_calculator_has_a_card_on_each_home_page(slug: str, language: str) -> None:
+    """The home page's grid of cards introduces every calculator, in every language."""
+    suffix = "" if language == LANGUAGES[0] else f".{language}"
+    home = (ROOT / "docs" / f"index{suffix}.md").read_text(encoding="utf-8")
+    grid = home[home.index('<div class="grid cards"') :]
+    grid = grid[: grid.index("</div>")]
+    title = re.escape(translate(language, CALCULATORS[slug].title))
+    assert re.search(rf"^-   \*\*\[{title}\]\({slug}\.md\)\*\*$", grid, re.MULTILINE), (
+        f"docs/index{suffix}.md: no card for {slug}"
+    )
+
+
 def i18n_entries() -> dict[str, dict[str, Any]]:
     """The i18n plugin's entry of each language in ``mkdocs.yml``, by locale."""
     config = mkdocs_config()
