@@ -1,12 +1,13 @@
-"""Accessibility: axe-core finds nothing, and the keyboard alone uses a calculator.
+"""Accessibility: axe-core on the 404 page, and the keyboard alone uses a calculator.
 
 axe-core is the pinned npm copy (``node_modules/axe-core``), run with its default
-rules (every rule but the experimental ones; none is disabled) on every page of
-each language's tree, taken from the built site, and on the 404 page: at a
-laptop's width and a phone's, in the light and the dark scheme, once the engine
-is live on the calculator pages, and again with every form in its error state.
-The page keeps its Content-Security-Policy: axe is evaluated from the test
-(``page.evaluate``), not added as an inline ``<script>``, which the policy refuses.
+rules (every rule but the experimental ones; none is disabled): here on the 404
+page, and on every page of each language's tree in ``test_every_page.py``, which
+uses these helpers, at a laptop's width and a phone's, in the light and the dark
+scheme, once the engine is live on the calculator pages, and again with every
+form in its error state. The page keeps its Content-Security-Policy: axe is
+evaluated from the test (``page.evaluate``), not added as an inline ``<script>``,
+which the policy refuses.
 
 The keyboard tests start from the top of a page and press Tab: a calculator's
 fields are reached, typed into and their results announced once per pause in
@@ -16,22 +17,16 @@ follow the keys); a glossary term takes the focus and shows its definition.
 
 from __future__ import annotations
 
-import functools
-import os
-import queue
 import re
-import threading
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 from html import unescape
 from pathlib import Path
 from typing import Any
 from urllib.request import urlopen
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
-from tests.support.chromium import CHROMIUM, TEST_ARGS
 from tests.support.server import Server, start
 from tests.support.site import ROOT
 
@@ -46,14 +41,11 @@ from .expected import (
     ui,
 )
 from .helpers import INSTALLED_AT, STOPPED_AT, settle
-from .test_csp import built_pages, open_page
+from .test_csp import open_page
 from .test_layout import LAPTOP, PHONE, SCHEMES, THEME_MOUNTED, set_scheme, site_path
 from .test_live import ALL_LIVE, BOOT_TIMEOUT_MS, selector
 
 pytestmark = pytest.mark.browser
-
-AUDIT_WORKERS = max(1, min(4, os.cpu_count() or 1))
-"""Pages audited at once: one chromium per core (a page's audit keeps one core busy)."""
 
 AXE = (ROOT / "node_modules" / "axe-core" / "axe.min.js").read_text(encoding="utf-8")
 
@@ -87,32 +79,23 @@ def every_layout(page: Page, where: str) -> list[str]:
     return found
 
 
-def audit(page: Page, url: str, where: str) -> list[str]:
-    open_page(page, url)
+def in_error(page: Page, where: str) -> list[str]:
+    """Every form in error (a field that is not a number), audited as :func:`every_layout`."""
     forms = page.locator("form.calc")
+    for index in range(forms.count()):
+        forms.nth(index).locator("input[name]").first.fill("abc")
+    page.wait_for_function(ALL_INVALID, timeout=BOOT_TIMEOUT_MS)
+    return every_layout(page, f"{where}, in error")
+
+
+def audit(page: Page, url: str, where: str) -> list[str]:
+    """A page's violations, live and, where it has forms, in error."""
+    open_page(page, url)
     page.evaluate(AXE)
     found = every_layout(page, where)
-    if forms.count():
-        # Every form in error: a field that is not a number.
-        for index in range(forms.count()):
-            forms.nth(index).locator("input[name]").first.fill("abc")
-        page.wait_for_function(ALL_INVALID, timeout=BOOT_TIMEOUT_MS)
-        found += every_layout(page, f"{where}, in error")
+    if page.locator("form.calc").count():
+        found += in_error(page, where)
     return found
-
-
-SEARCH = None
-"""The task that audits a language's search, open, with results (instead of a page)."""
-
-
-@dataclass
-class Audit:
-    """What auditing one language's pages found, and what its browser contexts saw."""
-
-    found: list[str] = field(default_factory=list)
-    recorder: Recorder = field(default_factory=Recorder)
-    failures: list[str] = field(default_factory=list)
-    """A task that raised (a page that never booted, say): its page and the error."""
 
 
 def audit_search(page: Page, url: str) -> list[str]:
@@ -128,80 +111,6 @@ def audit_search(page: Page, url: str) -> list[str]:
         set_scheme(page, system)
         found += violations(page, f"search results, {system}")
     return found
-
-
-def audit_worker(
-    tasks: queue.SimpleQueue[tuple[str, str | None]], server: Server, audits: dict[str, Audit]
-) -> None:
-    """Take tasks until none is left, in a chromium of the thread's own.
-
-    Playwright's synchronous API serves one thread: each worker starts its own, with
-    a context (and one page) per language, watched by that language's recorder.
-    """
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=TEST_ARGS
-        )
-        pages: dict[str, Page] = {}
-        try:
-            while True:
-                try:
-                    language, address = tasks.get_nowait()
-                except queue.Empty:
-                    return
-                result = audits[language]
-                if language not in pages:
-                    context = _context(browser, result.recorder, viewport=LAPTOP)
-                    pages[language] = context.new_page()
-                page = pages[language]
-                try:
-                    if address is SEARCH:
-                        result.found += audit_search(page, server.url(LANGUAGES[language]))
-                    else:
-                        result.found += audit(page, server.url(address), address or "home")
-                except Exception as error:
-                    result.failures.append(f"{address}: {error}")
-        finally:
-            browser.close()
-
-
-@pytest.fixture(scope="module")
-def axe_audit(site: Path, server: Server) -> Callable[[str], Audit]:
-    """A language's pages and search, audited once, shared out among ``AUDIT_WORKERS`` chromiums.
-
-    The pages are independent (each is loaded, measured at each width and in each
-    scheme, then put in error), so several are audited at once, one per core. A
-    language is audited when its test first asks: under pytest-xdist, each
-    language's test may run in another worker, which then audits that language only.
-    """
-
-    @functools.cache
-    def audited(language: str) -> Audit:
-        tasks: queue.SimpleQueue[tuple[str, str | None]] = queue.SimpleQueue()
-        for address in [*built_pages(site, language), SEARCH]:
-            tasks.put((language, address))
-        audits = {language: Audit()}
-        workers = [
-            threading.Thread(target=audit_worker, args=(tasks, server, audits), name=f"axe-{n}")
-            for n in range(AUDIT_WORKERS)
-        ]
-        for worker in workers:
-            worker.start()
-        for worker in workers:
-            worker.join()
-        return audits[language]
-
-    return audited
-
-
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_no_page_has_an_axe_violation(
-    axe_audit: Callable[[str], Audit], server: Server, language: str
-) -> None:
-    audit = axe_audit(language)
-    assert audit.failures == [], "\n".join(audit.failures)
-    _check(audit.recorder, server.origin)
-    assert audit.found == [], "\n".join(audit.found)
 
 
 @pytest.fixture(scope="module")

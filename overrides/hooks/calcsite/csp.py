@@ -16,7 +16,7 @@ once the page's HTML is final.
 
 Each directive, as measured in chromium on every page with the engine live,
 search, the palette toggle, the language menu, the copy buttons and the
-tooltips (``tests/browser/test_csp.py``):
+tooltips (``tests/browser/test_every_page.py`` and ``test_csp.py``):
 
 - ``default-src 'self'``: all else (the search index, the wheel, styles, the
   favicon) comes from the site's origin.

@@ -1,0 +1,179 @@
+"""Every page of each language's tree, visited once: used under its policy, audited by axe.
+
+One walk per language loads each page of the built site (and opens its search)
+and, on that one load, proves two things, each its own test:
+
+- **Accessibility** (``test_no_page_has_an_axe_violation``): axe-core, the pinned
+  npm copy, with its default rules, finds nothing at a laptop's width and a
+  phone's, in the light and the dark scheme, once the engine is live, and again
+  with every form in its error state; and in the search, open, with results.
+  axe is evaluated from the test (``page.evaluate``), not added as an inline
+  ``<script>``, which the policy refuses.
+- **The Content-Security-Policy** (``test_every_page_works_under_its_policy``):
+  the page's own meta element, never bypassed, refuses nothing while the page
+  is used: the calculators go live, recompute what is typed and copy their link,
+  then search finds, the palette toggles, a code block's copy button copies and
+  a glossary tooltip opens. An init script records ``securitypolicyviolation``
+  in every document, and every console message is read for a CSP complaint.
+
+Booting the engine is most of what a visit costs: one load serves both checks.
+A language's two tests share one pytest-xdist group, so its walk is made once,
+by the worker that runs them; its pages are shared out among
+:data:`AUDIT_WORKERS` chromiums.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import queue
+import re
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, sync_playwright
+
+from tests.support.chromium import CHROMIUM, TEST_ARGS
+from tests.support.server import Server
+
+from .conftest import Recorder, _check, _context
+from .expected import LANGUAGES
+from .test_axe import AXE, audit_search, every_layout, in_error
+from .test_csp import LISTEN, VIOLATIONS, built_pages, open_page, use_calculators, use_the_chrome
+from .test_layout import LAPTOP
+
+pytestmark = pytest.mark.browser
+
+AUDIT_WORKERS = max(1, min(4, os.cpu_count() or 1))
+"""Pages visited at once: one chromium per core (a page's audit keeps one core busy)."""
+
+SEARCH = None
+"""The task that audits a language's search, open, with results (instead of a page)."""
+
+BY_LANGUAGE = [
+    pytest.param(language, marks=pytest.mark.xdist_group(f"walk-{language}"))
+    for language in LANGUAGES
+]
+"""Each language in the group of its walk: its two tests run in the worker that made it."""
+
+
+@dataclass
+class Walk:
+    """What visiting one language's pages found, and what its browser contexts saw."""
+
+    violations: list[str] = field(default_factory=list)
+    """What axe found, where."""
+    refused: list[str] = field(default_factory=list)
+    """What a page's policy refused, where, and each console complaint about a policy."""
+    recorder: Recorder = field(default_factory=Recorder)
+    failures: list[str] = field(default_factory=list)
+    """A task that raised (a page that never booted, say): its page and the error."""
+
+
+def visit(page: Page, url: str, where: str, language: str, walk: Walk) -> None:
+    """Audit a page live, use its calculators, audit it in error, then use its chrome."""
+    open_page(page, url)
+    page.evaluate(AXE)
+    walk.violations += every_layout(page, where)
+    if page.locator("form.calc").count():
+        use_calculators(page, url, language)
+        walk.violations += in_error(page, where)
+    use_the_chrome(page)
+    walk.refused += [f"{where}: {text}" for text in page.evaluate(VIOLATIONS)]
+    # The palette toggle stored a choice: the next page must follow the system again.
+    page.evaluate("() => localStorage.clear()")
+
+
+def walker(
+    tasks: queue.SimpleQueue[tuple[str, str | None]], server: Server, walks: dict[str, Walk]
+) -> None:
+    """Take tasks until none is left, in a chromium of the thread's own.
+
+    Playwright's synchronous API serves one thread: each walker starts its own, with
+    a context (and one page) per language, watched by that language's recorder.
+    """
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=TEST_ARGS
+        )
+        pages: dict[str, Page] = {}
+        try:
+            while True:
+                try:
+                    language, address = tasks.get_nowait()
+                except queue.Empty:
+                    return
+                walk = walks[language]
+                if language not in pages:
+                    pages[language] = _watched(browser, walk, server.origin).new_page()
+                page = pages[language]
+                try:
+                    if address is SEARCH:
+                        walk.violations += audit_search(page, server.url(LANGUAGES[language]))
+                        walk.refused += [f"search: {t}" for t in page.evaluate(VIOLATIONS)]
+                    else:
+                        visit(page, server.url(address), address or "home", language, walk)
+                except Exception as error:
+                    walk.failures.append(f"{address}: {error}")
+        finally:
+            browser.close()
+
+
+def _watched(browser: Browser, walk: Walk, origin: str) -> BrowserContext:
+    """A context at a laptop's width that records what its policy refuses, and may copy."""
+    context = _context(browser, walk.recorder, viewport=LAPTOP)
+    context.add_init_script(LISTEN)
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=origin)
+
+    def on_console(message: ConsoleMessage) -> None:
+        if re.search(r"Content.Security.Policy", message.text, re.IGNORECASE):
+            walk.refused.append(f"console {message.type}: {message.text}")
+
+    context.on("console", on_console)
+    return context
+
+
+@pytest.fixture(scope="module")
+def walked(site: Path, server: Server) -> Callable[[str], Walk]:
+    """A language's pages and search, visited once, shared out among ``AUDIT_WORKERS``."""
+
+    @functools.cache
+    def walk(language: str) -> Walk:
+        tasks: queue.SimpleQueue[tuple[str, str | None]] = queue.SimpleQueue()
+        for address in [*built_pages(site, language), SEARCH]:
+            tasks.put((language, address))
+        walks = {language: Walk()}
+        threads = [
+            threading.Thread(target=walker, args=(tasks, server, walks), name=f"walk-{n}")
+            for n in range(AUDIT_WORKERS)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return walks[language]
+
+    return walk
+
+
+@pytest.mark.parametrize("language", BY_LANGUAGE)
+def test_no_page_has_an_axe_violation(
+    walked: Callable[[str], Walk], server: Server, language: str
+) -> None:
+    walk = walked(language)
+    assert walk.failures == [], "\n".join(walk.failures)
+    _check(walk.recorder, server.origin)
+    assert walk.violations == [], "\n".join(walk.violations)
+
+
+@pytest.mark.parametrize("language", BY_LANGUAGE)
+def test_every_page_works_under_its_policy(
+    walked: Callable[[str], Walk], server: Server, language: str
+) -> None:
+    walk = walked(language)
+    assert walk.failures == [], "\n".join(walk.failures)
+    _check(walk.recorder, server.origin)
+    assert walk.refused == [], "\n".join(walk.refused)
