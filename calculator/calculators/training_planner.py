@@ -884,14 +884,15 @@ class _Exact:
     def step(self, variant: Variant) -> float:
         """The step time check reports for the variant: what plans are ranked by.
 
-        With one stage, and one tensor rank or no latency, the step does not depend on
-        the micro-batch: there is no bubble and no send, and the tensor-parallel traffic
-        is m·b = B / d sequences' bytes in 4 or 6·l·m calls, whose latency is 0. Such
-        layouts tie, and can be many (each divisor of B / d); the step of b = 1 is
-        theirs, checked once.
+        With one stage, one tensor rank or no latency, and the gradients reduced once a
+        step (ZeRO stage 0 or 1), the step does not depend on the micro-batch: there is
+        no bubble and no send, and the tensor-parallel traffic is m·b = B / d sequences'
+        bytes in 4 or 6·l·m calls, whose latency is 0. Such layouts tie, and can be many
+        (each divisor of B / d); the step of b = 1 is theirs, checked once. Stages 2 and
+        3 reduce once per micro-batch (:func:`reductions`): their b changes the step.
         """
         tensor, pipeline, interleave, _, r, zero = variant
-        if pipeline == 1 and (tensor == 1 or self.fields["latency"] == 0):
+        if pipeline == 1 and (tensor == 1 or self.fields["latency"] == 0) and zero < 2:
             variant = (tensor, pipeline, interleave, 1, r, zero)
         step = self(variant).values["step_time"]
         assert isinstance(step, float)  # check always computes it

@@ -13,7 +13,7 @@ import math
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from calculator import InvalidInputs, Result, run
@@ -368,6 +368,28 @@ def test_every_plan_is_a_check_case_that_fits_and_plans_run_fastest_first(
 
 @settings(max_examples=40)
 @given(small_requests())
+# Found by this test: one stage and one tensor rank, where b once did not change the
+# step; under ZeRO-2 it does, its reductions being per micro-batch (m = B / (d·b)).
+@example(
+    request={
+        "layers": 1,
+        "hidden": 2,
+        "heads": 1,
+        "mlp": "gelu",
+        "vocabulary": 46256,
+        "output_layer": "tied",
+        "sequence": 16,
+        "devices": 2,
+        "devices_per_node": 1,
+        "peak": 1,
+        "memory": 0.01,
+        "efficiency": 50,
+        "intra_bandwidth": 0.001,
+        "inter_bandwidth": 0.001,
+        "latency": 0,
+        "global_batch": 6,
+    }
+)
 def test_the_float_screening_is_within_a_thousandth_of_its_margin(
     request: dict[str, Any],
 ) -> None:
