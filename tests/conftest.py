@@ -73,11 +73,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
       silently not be kept together.
     """
     ids = {item.nodeid for item in items}
+    loadgroup = getattr(config.option, "loadgroup", False)  # pytest-xdist's own flag
     for item in items:
         if any(item.get_closest_marker(name) for name in UNTRACED):
             item.add_marker(pytest.mark.no_cover)
-    loadgroup = getattr(config.option, "loadgroup", False)  # pytest-xdist's own flag
-    for item in items:
         if "cdn" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.xdist_group(CDN_GROUP))
         nodeid = ADDRESS.sub("", item.nodeid)

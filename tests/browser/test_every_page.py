@@ -27,22 +27,29 @@ from __future__ import annotations
 import functools
 import os
 import queue
-import re
 import threading
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, sync_playwright
+from playwright.sync_api import Page, sync_playwright
 
 from tests.support.chromium import CHROMIUM, TEST_ARGS
 from tests.support.server import Server
 
-from .conftest import Recorder, _check, _context
+from .conftest import Recorder, _check
 from .expected import LANGUAGES
 from .test_axe import AXE, audit_search, every_layout, in_error
-from .test_csp import LISTEN, VIOLATIONS, built_pages, open_page, use_calculators, use_the_chrome
+from .test_csp import (
+    VIOLATIONS,
+    built_pages,
+    open_page,
+    use_calculators,
+    use_the_chrome,
+    watched,
+)
 from .test_layout import LAPTOP
 
 pytestmark = pytest.mark.browser
@@ -83,8 +90,6 @@ def visit(page: Page, url: str, where: str, language: str, walk: Walk) -> None:
         walk.violations += in_error(page, where)
     use_the_chrome(page)
     walk.refused += [f"{where}: {text}" for text in page.evaluate(VIOLATIONS)]
-    # The palette toggle stored a choice: the next page must follow the system again.
-    page.evaluate("() => localStorage.clear()")
 
 
 def walker(
@@ -92,14 +97,14 @@ def walker(
 ) -> None:
     """Take tasks until none is left, in a chromium of the thread's own.
 
-    Playwright's synchronous API serves one thread: each walker starts its own, with
-    a context (and one page) per language, watched by that language's recorder.
+    Playwright's synchronous API serves one thread: each walker starts its own. Each
+    visit has a context of its own, watched by its language's recorder: the palette
+    toggle stores the reader's choice, which the next page must not inherit.
     """
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=CHROMIUM, headless=True, args=TEST_ARGS
         )
-        pages: dict[str, Page] = {}
         try:
             while True:
                 try:
@@ -107,9 +112,9 @@ def walker(
                 except queue.Empty:
                     return
                 walk = walks[language]
-                if language not in pages:
-                    pages[language] = _watched(browser, walk, server.origin).new_page()
-                page = pages[language]
+                context = watched(browser, walk.recorder, walk.refused, server.origin)
+                page = context.new_page()
+                page.set_viewport_size(LAPTOP)
                 try:
                     if address is SEARCH:
                         walk.violations += audit_search(page, server.url(LANGUAGES[language]))
@@ -117,23 +122,17 @@ def walker(
                     else:
                         visit(page, server.url(address), address or "home", language, walk)
                 except Exception as error:
-                    walk.failures.append(f"{address}: {error}")
+                    walk.failures.append(f"{address}: {error} ({_where(error)})")
+                finally:
+                    context.close()
         finally:
             browser.close()
 
 
-def _watched(browser: Browser, walk: Walk, origin: str) -> BrowserContext:
-    """A context at a laptop's width that records what its policy refuses, and may copy."""
-    context = _context(browser, walk.recorder, viewport=LAPTOP)
-    context.add_init_script(LISTEN)
-    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=origin)
-
-    def on_console(message: ConsoleMessage) -> None:
-        if re.search(r"Content.Security.Policy", message.text, re.IGNORECASE):
-            walk.refused.append(f"console {message.type}: {message.text}")
-
-    context.on("console", on_console)
-    return context
+def _where(error: Exception) -> str:
+    """The last line of the tests that ``error`` went through: the step that failed."""
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if "/tests/" in f.filename]
+    return f"{Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else "?"
 
 
 @pytest.fixture(scope="module")
