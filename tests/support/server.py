@@ -123,11 +123,18 @@ class Link:
     """Bytes sent at a time: each chunk takes its turn on the shared line."""
 
 
-class _Line:
+class Line:
     """A link's shared bandwidth: one clock of when the line is next free, for every response."""
 
-    def __init__(self, link: Link) -> None:
+    def __init__(
+        self,
+        link: Link,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], object] = time.sleep,
+    ) -> None:
         self.link = link
+        self.clock = clock
+        self.sleep = sleep
         self.lock = threading.Lock()
         self.free = 0.0
 
@@ -137,9 +144,9 @@ class _Line:
         for start in range(0, len(data), self.link.chunk):
             piece = data[start : start + self.link.chunk]
             with self.lock:
-                self.free = max(time.monotonic(), self.free) + len(piece) * seconds_per_byte
+                self.free = max(self.clock(), self.free) + len(piece) * seconds_per_byte
                 arrives = self.free
-            time.sleep(max(0.0, arrives - time.monotonic()))
+            self.sleep(max(0.0, arrives - self.clock()))
             write(piece)
 
 
@@ -165,7 +172,7 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
         cache: _GzipCache,
         hits: list[Hit],
         compress: bool = True,
-        line: _Line | None = None,
+        line: Line | None = None,
         **kwargs: object,
     ) -> None:
         self.directory = directory
@@ -335,7 +342,7 @@ def start(
     """
     cache = _GzipCache()
     hits: list[Hit] = []
-    line = None if link is None else _Line(link)
+    line = None if link is None else Line(link)
 
     def handler(*args: object) -> SiteHandler:
         return SiteHandler(
