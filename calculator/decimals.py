@@ -12,12 +12,16 @@ a reader comes back as the same text. Grouping and each language's symbols are
 from __future__ import annotations
 
 import math
+from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, ROUND_HALF_UP, Context, Decimal
 from fractions import Fraction
 
 # Not spec.Value: spec imports errors, which writes its bounds with this module.
 Number = int | float | Fraction | str
 
 __all__ = ["exact", "plain", "rounded"]
+
+_EXACT = Context(prec=MAX_PREC, rounding=ROUND_HALF_UP, Emax=MAX_EMAX, Emin=MIN_EMIN)
+"""Room for any decimal's digits: quantizing in it rounds only where asked."""
 
 
 def exact(value: Number) -> Fraction:
@@ -35,6 +39,9 @@ def plain(value: Number) -> str:
     Raises:
         ValueError: If ``value`` is a fraction with no finite decimal expansion.
     """
+    written = _written(value)
+    if written is not None:
+        return _text(written)
     number = exact(value)
     twos, fives = _factors(number.denominator)
     if twos * fives != number.denominator:
@@ -67,9 +74,37 @@ def rounded(value: Number, digits: int) -> str:
     writes. Taken on the exact decimal, so ``2.675`` rounds to ``2.68`` although
     its double lies just below it.
     """
+    written = _written(value)
+    if written is not None and digits >= 0:
+        return _text(written.quantize(Decimal((0, (1,), -digits)), context=_EXACT))
     number = exact(value)
     scaled = math.floor(abs(number) * 10**digits + Fraction(1, 2))
     text = str(scaled).rjust(digits + 1, "0")
     whole, fraction = text[: len(text) - digits], text[len(text) - digits :].rstrip("0")
     sign = "-" if number < 0 and scaled else ""
     return sign + whole + ("." + fraction if fraction else "")
+
+
+def _written(value: Number) -> Decimal | None:
+    """``value`` as the finite decimal it was written as, or None for a fraction.
+
+    The fast way for what the core mostly writes (ints and floats): a decimal
+    holds a written number exactly, in C, where a fraction takes a gcd at every
+    step. A fraction, or text that is no finite decimal, takes the exact way,
+    which also raises what it raises.
+    """
+    if isinstance(value, Fraction):
+        return None
+    try:
+        number = Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
+    except ArithmeticError:
+        return None
+    return number if number.is_finite() else None
+
+
+def _text(number: Decimal) -> str:
+    """A finite decimal in plain notation: no exponent, no trailing zero, never ``-0``."""
+    text = format(number, "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "0") else text

@@ -30,6 +30,7 @@ finite = st.floats(allow_nan=False, allow_infinity=False)
         ("1.5e3", "1500"),
         ("96.590", "96.59"),
         (Fraction(3, 8), "0.375"),
+        ("3/4", "0.75"),  # text that is a fraction, not a decimal, is read as one
     ],
 )
 def test_plain_writes_the_decimal_as_written(
@@ -41,6 +42,12 @@ def test_plain_writes_the_decimal_as_written(
 def test_plain_refuses_a_fraction_without_a_finite_decimal() -> None:
     with pytest.raises(ValueError, match="no finite decimal"):
         plain(Fraction(1, 3))
+
+
+@pytest.mark.parametrize("value", [math.inf, "nan", "Infinity", "twelve"])
+def test_plain_refuses_what_is_no_finite_number(value: float | str) -> None:
+    with pytest.raises(ValueError, match="Invalid literal for Fraction"):
+        plain(value)
 
 
 @given(finite)
@@ -85,3 +92,16 @@ def test_exact_keeps_ints_and_reads_floats_by_their_shortest_repr(value: int) ->
     assert exact(value) == value
     assert exact(0.1) == Fraction(1, 10)
     assert math.isclose(float(exact(value / 7)), value / 7)
+
+
+written_text = st.decimals(allow_nan=False, allow_infinity=False).map(str)
+
+
+@given(st.one_of(finite, st.integers(), written_text))
+def test_a_written_number_is_written_and_rounded_as_its_exact_fraction(
+    value: float | int | str,
+) -> None:
+    # Ints, floats and decimal text take a faster way than fractions; both must agree.
+    assert plain(value) == plain(exact(value))
+    for digits in (0, 1, 2, 7):
+        assert rounded(value, digits) == rounded(exact(value), digits)
