@@ -1,7 +1,7 @@
 """Every page of each language's tree, visited once: used under its policy, audited by axe.
 
 One walk per language loads each page of the built site (and opens its search)
-and, on that one load, proves two things, each its own test:
+and, on that one load, proves three things, each its own test:
 
 - **Accessibility** (``test_no_page_has_an_axe_violation``): axe-core, the pinned
   npm copy, with its default rules, finds nothing at a laptop's width and a
@@ -9,6 +9,9 @@ and, on that one load, proves two things, each its own test:
   with every form in its error state; and in the search, open, with results.
   axe is evaluated from the test (``page.evaluate``), not added as an inline
   ``<script>``, which the policy refuses.
+- **A phone's width** (``test_no_page_scrolls_sideways_on_a_phone``): at 390 px,
+  with the language menu open, nothing reaches past the screen's right edge
+  (without scripts: tests/browser/test_layout.py).
 - **The Content-Security-Policy** (``test_every_page_works_under_its_policy``):
   the page's own meta element, never bypassed, refuses nothing while the page
   is used: the calculators go live, recompute what is typed and copy their link,
@@ -17,7 +20,7 @@ and, on that one load, proves two things, each its own test:
   in every document, and every console message is read for a CSP complaint.
 
 Booting the engine is most of what a visit costs: one load serves both checks.
-A language's two tests share one pytest-xdist group, so its walk is made once,
+A language's tests share one pytest-xdist group, so its walk is made once,
 by the worker that runs them; its pages are shared out among
 :data:`AUDIT_WORKERS` chromiums.
 """
@@ -50,7 +53,7 @@ from .test_csp import (
     use_the_chrome,
     watched,
 )
-from .test_layout import LAPTOP
+from .test_layout import LAPTOP, sideways
 
 pytestmark = pytest.mark.browser
 
@@ -64,7 +67,7 @@ BY_LANGUAGE = [
     pytest.param(language, marks=pytest.mark.xdist_group(f"walk-{language}"))
     for language in LANGUAGES
 ]
-"""Each language in the group of its walk: its two tests run in the worker that made it."""
+"""Each language in the group of its walk: its tests run in the worker that made it."""
 
 
 @dataclass
@@ -75,13 +78,15 @@ class Walk:
     """What axe found, where."""
     refused: list[str] = field(default_factory=list)
     """What a page's policy refused, where, and each console complaint about a policy."""
+    overflows: list[str] = field(default_factory=list)
+    """Where a page scrolled sideways on a phone, and by how much."""
     recorder: Recorder = field(default_factory=Recorder)
     failures: list[str] = field(default_factory=list)
     """A task that raised (a page that never booted, say): its page and the error."""
 
 
 def visit(page: Page, url: str, where: str, language: str, walk: Walk) -> None:
-    """Audit a page live, use its calculators, audit it in error, then use its chrome."""
+    """Audit a page live, use its calculators, audit it in error, use its chrome, then narrow it."""
     open_page(page, url)
     page.evaluate(AXE)
     walk.violations += every_layout(page, where)
@@ -90,6 +95,7 @@ def visit(page: Page, url: str, where: str, language: str, walk: Walk) -> None:
         walk.violations += in_error(page, where)
     use_the_chrome(page)
     walk.refused += [f"{where}: {text}" for text in page.evaluate(VIOLATIONS)]
+    walk.overflows += sideways(page, where)
 
 
 def walker(
@@ -176,3 +182,13 @@ def test_every_page_works_under_its_policy(
     assert walk.failures == [], "\n".join(walk.failures)
     _check(walk.recorder, server.origin)
     assert walk.refused == [], "\n".join(walk.refused)
+
+
+@pytest.mark.parametrize("language", BY_LANGUAGE)
+def test_no_page_scrolls_sideways_on_a_phone(
+    walked: Callable[[str], Walk], server: Server, language: str
+) -> None:
+    walk = walked(language)
+    assert walk.failures == [], "\n".join(walk.failures)
+    _check(walk.recorder, server.origin)
+    assert walk.overflows == [], "\n".join(walk.overflows)

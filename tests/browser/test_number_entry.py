@@ -44,8 +44,21 @@ EVERY_PAGE = [
     for slug in CALCULATOR_PAGES
 ]
 
-READ_FORM = """(selector) => {
+READ_FORM = """async ([selector, timeout]) => {
   const form = document.querySelector(selector);
+  // Settled: the reply to the last value is shown (the page marks the form busy as it sends).
+  const settled = () =>
+    ["ready", "invalid"].includes(form.dataset.state) && !form.hasAttribute("aria-busy");
+  if (!settled()) {
+    await new Promise((resolve, reject) => {
+      const observer = new MutationObserver(() => {
+        if (settled()) { observer.disconnect(); resolve(); }
+      });
+      observer.observe(form, { attributes: true, attributeFilter: ["data-state", "aria-busy"] });
+      setTimeout(() => { observer.disconnect(); reject(new Error(`${selector}: not settled`)); },
+                 timeout);
+    });
+  }
   const byName = (nodes, key) =>
     Object.fromEntries([...nodes].map((el) => [el.dataset[key], el.textContent]));
   return {
@@ -57,11 +70,13 @@ READ_FORM = """(selector) => {
     outputUnits: byName(form.querySelectorAll("[data-output-unit]"), "outputUnit"),
   };
 }"""
+"""The form once it shows the reply to what was typed last, read in one round trip.
 
-SETTLED = """(selector) => {
-  const form = document.querySelector(selector);
-  return ["ready", "invalid"].includes(form.dataset.state) && !form.hasAttribute("aria-busy");
-}"""
+Settled as the page says it (``data-state``, ``aria-busy``), observed as it changes
+rather than polled at each frame: the planner's forms alone take some 1,000 values.
+"""
+
+SETTLE_MS = 10_000
 
 INTL_SYMBOLS = """(locale) => {
   const parts = new Intl.NumberFormat(locale).formatToParts(1234567.5);
@@ -173,11 +188,10 @@ def test_every_field_reads_numbers_as_the_page_language_writes_them(
             field = page.locator(f'{selector(form)} input[name="{spec.name}"]')
             for text in typed_variants(spec, language):
                 field.fill(text)
-                page.wait_for_function(SETTLED, arg=selector(form))
-                shown = page.evaluate(READ_FORM, selector(form))
+                shown = page.evaluate(READ_FORM, [selector(form), SETTLE_MS])
                 expected = expected_state(mode, form, spec.name, text, language)
                 assert {key: shown[key] for key in expected} == expected, (spec.name, text)
                 checked += 1
             field.fill(form.inputs[spec.name])
-            page.wait_for_function(SETTLED, arg=selector(form))
+            page.evaluate(READ_FORM, [selector(form), SETTLE_MS])
     assert checked > 0
