@@ -5,7 +5,10 @@ rules (every rule but the experimental ones; none is disabled): here on the 404
 page, and on every page of each language's tree in ``test_every_page.py``, which
 uses these helpers, at a laptop's width and a phone's, in the light and the dark
 scheme, once the engine is live on the calculator pages, and again with every
-form in its error state. The page keeps its Content-Security-Policy: axe is
+form in its error state, showing every part a form has (results kept and marked
+stale, a warning, a note), with a field's focus ring measured; then the forms'
+contrast alone in their loading and failed states. In a form, text whose contrast
+axe cannot decide fails as a violation does. The page keeps its Content-Security-Policy: axe is
 evaluated from the test (``page.evaluate``), not added as an inline ``<script>``,
 which the policy refuses.
 
@@ -50,14 +53,70 @@ pytestmark = pytest.mark.browser
 AXE = (ROOT / "node_modules" / "axe-core" / "axe.min.js").read_text(encoding="utf-8")
 
 RUN_AXE = """async () => {
-  const result = await axe.run(document, { resultTypes: ["violations"] });
-  return result.violations.flatMap((rule) => rule.nodes.map((node) =>
-    `${rule.id} (${rule.impact}): ${node.target.join(" ")}: ${node.failureSummary}`));
+  const result = await axe.run(document, { resultTypes: ["violations", "incomplete"] });
+  const inForm = (node) => node.target.length === 1
+    && document.querySelector(node.target[0])?.closest("form.calc") != null;
+  const undecided = result.incomplete.filter((rule) => rule.id === "color-contrast")
+    .flatMap((rule) => rule.nodes.filter(inForm).map((node) =>
+      `color-contrast, undecided: ${node.target.join(" ")}: ${node.any.map((c) => c.message)}`));
+  return [...result.violations.flatMap((rule) => rule.nodes.map((node) =>
+    `${rule.id} (${rule.impact}): ${node.target.join(" ")}: ${node.failureSummary}`)),
+    ...undecided];
 }"""
+"""axe's violations, and the text of a form whose contrast axe could not decide.
+
+Undecided is a failure in a form: a calculator's every part must be proved
+readable (axe cannot tell the background of text that something overlaps, which is
+why each audit starts from the top of the page).
+"""
+
+AXE_CONTRAST = """async () => {
+  const result = await axe.run(document.querySelectorAll("form.calc"), {
+    runOnly: ["color-contrast"],
+    resultTypes: ["violations", "incomplete"],
+  });
+  return [...result.violations, ...result.incomplete].flatMap((rule) => rule.nodes.map(
+    (node) => `${node.target.join(" ")}: ${node.any.map((check) => check.message).join(" ")}`));
+}"""
+"""The forms' contrast alone: violations and undecided nodes, as :data:`RUN_AXE` reads them."""
 
 ALL_INVALID = """() => [...document.querySelectorAll("form.calc")].every((form) =>
   form.dataset.state === "invalid" && !form.hasAttribute("aria-busy")
   && form.querySelector("[data-error-for]:not(:empty)"))"""
+
+SHOW_EVERY_STATE = """(texts) => {
+  for (const form of document.querySelectorAll("form.calc")) {
+    // A warning and a note where the values typed do not bring them.
+    const warnings = form.querySelector("[data-warnings]");
+    if (!warnings.children.length) {
+      const warning = document.createElement("li");
+      warning.className = "calc__warning";
+      warning.textContent = texts.warning;
+      warnings.append(warning);
+    }
+    const note = form.querySelector(".calc__note");
+    if (note && !note.textContent) note.textContent = texts.note;
+  }
+}"""
+
+FOCUS_RING = """() => {
+  const luminance = (color) => {
+    const [r, g, b] = color.match(/[\\d.]+/g).slice(0, 3).map((c) => {
+      const v = Number(c) / 255;
+      return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const input = document.activeElement;
+  const ring = luminance(getComputedStyle(input).outlineColor);
+  const ground = luminance(getComputedStyle(document.body).backgroundColor);
+  const ratio = (Math.max(ring, ground) + 0.05) / (Math.min(ring, ground) + 0.05);
+  return {ratio, style: getComputedStyle(input).outlineStyle, name: input.name};
+}"""
+
+SET_STATE = """(state) => document.querySelectorAll("form.calc").forEach((form) => {
+  form.dataset.state = state;
+})"""
 
 
 def violations(page: Page, where: str) -> list[str]:
@@ -79,13 +138,47 @@ def every_layout(page: Page, where: str) -> list[str]:
     return found
 
 
+def focus_ring(page: Page, where: str) -> list[str]:
+    """A field reached with the keyboard (as ``:focus-visible`` wants) shows a ring of 3:1."""
+    page.locator("form.calc input[name]").nth(1).focus()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")
+    ring = page.evaluate(FOCUS_RING)
+    visible = ring["style"] != "none" and ring["ratio"] >= 3
+    return [] if visible else [f"{where}: focus ring {ring}"]
+
+
 def in_error(page: Page, where: str) -> list[str]:
-    """Every form in error (a field that is not a number), audited as :func:`every_layout`."""
+    """Every part of every form shown, in error, audited as :func:`every_layout`.
+
+    A field that is not a number puts a form in error, its results kept and marked
+    stale; a warning and a note are shown where the values do not bring them. At
+    each layout, a field's focus ring is measured too; then the forms' contrast is
+    checked in their loading and failed states, in both schemes.
+    """
     forms = page.locator("form.calc")
     for index in range(forms.count()):
         forms.nth(index).locator("input[name]").first.fill("abc")
     page.wait_for_function(ALL_INVALID, timeout=BOOT_TIMEOUT_MS)
-    return every_layout(page, f"{where}, in error")
+    page.evaluate(SHOW_EVERY_STATE, {"warning": "A warning. " * 8, "note": "A note. " * 8})
+    where = f"{where}, in error"
+    stale = page.locator("form.calc.calc--stale").count()
+    found = [] if stale == forms.count() else [f"{where}: {stale} stale of {forms.count()}"]
+    for viewport in (LAPTOP, PHONE):
+        page.set_viewport_size(viewport)
+        for system in SCHEMES:
+            set_scheme(page, system)
+            at = f"{where}, {viewport['width']} px, {system}"
+            found += violations(page, at) + focus_ring(page, at)
+    page.set_viewport_size(LAPTOP)
+    for state in ("loading", "failed"):
+        page.evaluate(SET_STATE, state)
+        for system in SCHEMES:
+            set_scheme(page, system)
+            page.evaluate("() => window.scrollTo(0, 0)")
+            found += [f"{where}, {state}, {system}: {t}" for t in page.evaluate(AXE_CONTRAST)]
+    page.evaluate(SET_STATE, "invalid")
+    return found
 
 
 def audit(page: Page, url: str, where: str) -> list[str]:

@@ -6,16 +6,15 @@ hold, and so does the layout on a phone.
 Some checks read the built site's files (the words of the chrome, the 404 page,
 the table of contents); the rest drive chromium at a phone's width (390 px) and a
 laptop's (1280 px), with and without JavaScript, in the light and dark schemes.
-The colour contrast of the calculators is axe-core's ``color-contrast`` rule, run
-on the live forms with their error, warning, note and stale states shown.
+The colour contrast of the calculators, in every state of their forms, is checked
+on each walk's live page (tests/browser/test_axe.py, tests/browser/test_every_page.py).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 from urllib.parse import urlsplit
 
 import pytest
@@ -46,7 +45,6 @@ Scheme = Literal["light", "dark"]
 SCHEMES: dict[Scheme, str] = {"light": "default", "dark": "slate"}
 """The system's colour scheme, and Material's scheme the page must apply for it."""
 
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 BOOT_TIMEOUT_MS = 60_000
 
 EVERY_CALCULATOR_PAGE = [
@@ -548,126 +546,9 @@ def test_the_toggle_cycles_system_light_dark_and_is_remembered(page: Page, serve
     assert page.evaluate(scheme) == "default"
 
 
-AXE_CONTRAST = """async () => {
-  const result = await axe.run(document.querySelectorAll("form.calc"), {
-    runOnly: ["color-contrast"],
-    resultTypes: ["violations", "incomplete"],
-  });
-  const described = (results) => results.flatMap((rule) => rule.nodes.map(
-    (node) => `${node.target.join(" ")}: ${node.any.map((check) => check.message).join(" ")}`));
-  return {violations: described(result.violations), incomplete: described(result.incomplete)};
-}"""
-
-SHOW_EVERY_STATE = """(texts) => {
-  for (const form of document.querySelectorAll("form.calc")) {
-    // A warning and a note where the values typed do not bring them.
-    const warnings = form.querySelector("[data-warnings]");
-    if (!warnings.children.length) {
-      const warning = document.createElement("li");
-      warning.className = "calc__warning";
-      warning.textContent = texts.warning;
-      warnings.append(warning);
-    }
-    const note = form.querySelector(".calc__note");
-    if (note && !note.textContent) note.textContent = texts.note;
-  }
-}"""
-
-FOCUS_RING = """() => {
-  const luminance = (color) => {
-    const [r, g, b] = color.match(/[\\d.]+/g).slice(0, 3).map((c) => {
-      const v = Number(c) / 255;
-      return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
-    });
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  };
-  const input = document.activeElement;
-  const ring = luminance(getComputedStyle(input).outlineColor);
-  const ground = luminance(getComputedStyle(document.body).backgroundColor);
-  const ratio = (Math.max(ring, ground) + 0.05) / (Math.min(ring, ground) + 0.05);
-  return {ratio, style: getComputedStyle(input).outlineStyle, name: input.name};
-}"""
-
-
 def set_scheme(page: Page, system: Scheme) -> None:
     """Have the system prefer ``system``; the page, following it, applies its scheme."""
     page.emulate_media(color_scheme=system)
     page.wait_for_function(
         "(scheme) => document.body.dataset.mdColorScheme === scheme", arg=SCHEMES[system]
     )
-
-
-def assert_contrast(page: Page, where: str) -> None:
-    # From the top of the page, where no sticky header or results box overlaps a
-    # form's text (axe cannot tell the background of an overlapped element).
-    page.evaluate("window.scrollTo(0, 0)")
-    found: dict[str, Any] = page.evaluate(AXE_CONTRAST)
-    assert found["violations"] == [], where
-    assert found["incomplete"] == [], where
-
-
-@pytest.fixture
-def audited_page(browser: Browser, server: Server, recorder: Recorder) -> Iterator[Page]:
-    """A page on which axe can be injected: its Content-Security-Policy is bypassed.
-
-    The policy allows only the inline scripts the page was built with.
-    """
-    created = _context(browser, recorder, bypass_csp=True)
-    yield created.new_page()
-    created.close()
-    _check(recorder, server.origin)
-
-
-@pytest.mark.parametrize(("language", "slug"), EVERY_CALCULATOR_PAGE)
-def test_every_part_of_the_calculators_is_readable_in_both_schemes(
-    audited_page: Page, server: Server, language: str, slug: str
-) -> None:
-    """The color-contrast rule of axe (WCAG AA) on the live forms, light and dark, 1280 and 390 px.
-
-    It checks the results, then fields in error with stale results, a warning
-    and a note, then the loading and failed status lines.
-    """
-    page = audited_page
-    page.set_viewport_size(LAPTOP)
-    page.goto(server.url(page_path(language, slug)))
-    page.wait_for_function(ALL_LIVE, timeout=BOOT_TIMEOUT_MS)
-    page.wait_for_function(THEME_MOUNTED)
-    page.add_script_tag(path=str(AXE))
-    for system in SCHEMES:
-        set_scheme(page, system)
-        assert_contrast(page, f"ready, {system}")
-    # Every form in error: a field that is not a number.
-    forms = page.locator("form.calc")
-    for index in range(forms.count()):
-        forms.nth(index).locator("input[name]").first.fill("abc")
-    page.wait_for_function(
-        """() => [...document.querySelectorAll("form.calc")].every((form) =>
-             form.dataset.state === "invalid" && !form.hasAttribute("aria-busy")
-             && form.querySelector("[data-error-for]:not(:empty)"))""",
-        timeout=BOOT_TIMEOUT_MS,
-    )
-    page.evaluate(SHOW_EVERY_STATE, {"warning": "A warning. " * 8, "note": "A note. " * 8})
-    for viewport in (LAPTOP, PHONE):
-        page.set_viewport_size(viewport)
-        for system in SCHEMES:
-            set_scheme(page, system)
-            where = f"errors, {system}, {viewport['width']} px"
-            assert page.locator("form.calc.calc--stale").count() == forms.count(), where
-            assert_contrast(page, where)
-            # Reached with the keyboard, as :focus-visible wants.
-            field = page.locator("form.calc input[name]").nth(1)
-            field.focus()
-            page.keyboard.press("Shift+Tab")
-            page.keyboard.press("Tab")
-            ring = page.evaluate(FOCUS_RING)
-            assert ring["style"] != "none", f"focus ring, {where}: {ring}"
-            assert ring["ratio"] >= 3, f"focus ring, {where}: {ring}"
-    for state in ("loading", "failed"):
-        page.evaluate(
-            "(state) => document.querySelectorAll('form.calc').forEach("
-            "(form) => { form.dataset.state = state; })",
-            state,
-        )
-        for system in SCHEMES:
-            set_scheme(page, system)
-            assert_contrast(page, f"{state}, {system}")
