@@ -166,13 +166,19 @@ def walked(site: Path, server: Server) -> Callable[[str], Walk]:
     return walk
 
 
+def walked_cleanly(walked: Callable[[str], Walk], server: Server, language: str) -> Walk:
+    """``language``'s walk, once every page was visited and nothing foreign or logged."""
+    walk = walked(language)
+    assert walk.failures == [], "\n".join(walk.failures)
+    _check(walk.recorder, server.origin)
+    return walk
+
+
 @pytest.mark.parametrize("language", BY_LANGUAGE)
 def test_no_page_has_an_axe_violation(
     walked: Callable[[str], Walk], server: Server, language: str
 ) -> None:
-    walk = walked(language)
-    assert walk.failures == [], "\n".join(walk.failures)
-    _check(walk.recorder, server.origin)
+    walk = walked_cleanly(walked, server, language)
     assert walk.violations == [], "\n".join(walk.violations)
 
 
@@ -180,9 +186,7 @@ def test_no_page_has_an_axe_violation(
 def test_every_page_works_under_its_policy(
     walked: Callable[[str], Walk], server: Server, language: str
 ) -> None:
-    walk = walked(language)
-    assert walk.failures == [], "\n".join(walk.failures)
-    _check(walk.recorder, server.origin)
+    walk = walked_cleanly(walked, server, language)
     assert walk.refused == [], "\n".join(walk.refused)
 
 
@@ -190,7 +194,5 @@ def test_every_page_works_under_its_policy(
 def test_no_page_scrolls_sideways_on_a_phone(
     walked: Callable[[str], Walk], server: Server, language: str
 ) -> None:
-    walk = walked(language)
-    assert walk.failures == [], "\n".join(walk.failures)
-    _check(walk.recorder, server.origin)
+    walk = walked_cleanly(walked, server, language)
     assert walk.overflows == [], "\n".join(walk.overflows)
