@@ -28,6 +28,7 @@ from tests.support.site import ROOT
 from .conftest import PREFIX, Recorder, _check, _context
 from .expected import CALCULATOR_PAGES, LANGUAGES, page_path
 from .helpers import settle
+from .test_live import ALL_LIVE, BOOT_TIMEOUT_MS
 
 pytestmark = pytest.mark.browser
 
@@ -45,7 +46,6 @@ Scheme = Literal["light", "dark"]
 SCHEMES: dict[Scheme, str] = {"light": "default", "dark": "slate"}
 """The system's colour scheme, and Material's scheme the page must apply for it."""
 
-BOOT_TIMEOUT_MS = 60_000
 
 EVERY_CALCULATOR_PAGE = [
     pytest.param(language, slug, id=f"{language}-{slug}")
@@ -57,9 +57,6 @@ EVERY_PAGE = [
     for language in LANGUAGES
     for path in PAGES
 ]
-
-ALL_LIVE = """() => [...document.querySelectorAll("form.calc")]
-  .every((form) => form.dataset.state === "ready" && !form.hasAttribute("aria-busy"))"""
 
 THEME_MOUNTED = """() => "document$" in window
   && document.querySelector("[data-md-component=palette] label:not([hidden])") !== null"""

@@ -34,7 +34,7 @@ from .expected import (
     static_forms,
     ui,
 )
-from .test_live import go_live, selector
+from .test_live import SETTLED, go_live, selector
 
 pytestmark = pytest.mark.browser
 
@@ -44,19 +44,22 @@ EVERY_PAGE = [
     for slug in CALCULATOR_PAGES
 ]
 
-READ_FORM = """async ([selector, timeout]) => {
+READ_FORM = (
+    """async ([selector, timeout]) => {
   const form = document.querySelector(selector);
-  // Settled: the reply to the last value is shown (the page marks the form busy as it sends).
-  const settled = () =>
-    ["ready", "invalid"].includes(form.dataset.state) && !form.hasAttribute("aria-busy");
+  const settled = () => ("""
+    + SETTLED
+    + """)(selector);
   if (!settled()) {
     await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        observer.disconnect();
+        reject(new Error(`${selector}: not settled`));
+      }, timeout);
       const observer = new MutationObserver(() => {
-        if (settled()) { observer.disconnect(); resolve(); }
+        if (settled()) { observer.disconnect(); clearTimeout(timer); resolve(); }
       });
       observer.observe(form, { attributes: true, attributeFilter: ["data-state", "aria-busy"] });
-      setTimeout(() => { observer.disconnect(); reject(new Error(`${selector}: not settled`)); },
-                 timeout);
     });
   }
   const byName = (nodes, key) =>
@@ -70,10 +73,12 @@ READ_FORM = """async ([selector, timeout]) => {
     outputUnits: byName(form.querySelectorAll("[data-output-unit]"), "outputUnit"),
   };
 }"""
+)
 """The form once it shows the reply to what was typed last, read in one round trip.
 
-Settled as the page says it (``data-state``, ``aria-busy``), observed as it changes
-rather than polled at each frame: the planner's forms alone take some 1,000 values.
+Settled as :data:`tests.browser.test_live.SETTLED` says, observed as the form's
+``data-state`` and ``aria-busy`` change rather than polled at each frame: the
+planner's forms alone take some 1,000 values.
 """
 
 SETTLE_MS = 10_000
