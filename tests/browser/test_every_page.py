@@ -30,6 +30,7 @@ by the worker that runs them; its pages are shared out among
 from __future__ import annotations
 
 import functools
+import os
 import queue
 import threading
 import traceback
@@ -58,12 +59,8 @@ from .test_layout import LAPTOP, sideways
 
 pytestmark = pytest.mark.browser
 
-AUDIT_WORKERS = 1
-"""Pages of a walk visited at once: one chromium, as every other test's worker has.
-
-pytest-xdist already keeps both cores busy with other tests; a second chromium per
-walk only made them fight for the cores. Measured side by side, the whole suite in
-three workers: 674 s and 1,330 CPU-s with two per walk, 551 s with one."""
+AUDIT_WORKERS = max(1, min(4, os.cpu_count() or 1))
+"""Pages visited at once: one chromium per core (a page's audit keeps one core busy)."""
 
 SEARCH = None
 """The task that audits a language's search, open, with results (instead of a page)."""
