@@ -4,10 +4,12 @@ axe-core is the pinned npm copy (``node_modules/axe-core``), run with its defaul
 rules (every rule but the experimental ones; none is disabled): here on the 404
 page, and on every page of each language's tree in ``test_every_page.py``, which
 uses these helpers, at a laptop's width and a phone's, in the light and the dark
-scheme, once the engine is live on the calculator pages, and again with every
-form in its error state, showing every part a form has (results kept and marked
-stale, a warning, a note), with a field's focus ring measured; then the forms'
-contrast alone in their loading and failed states. In a form, text whose contrast
+scheme, once the engine is live on the calculator pages; then the calculators
+alone (their forms, tables of results and charts: what a form's state changes,
+the rest of the page proved unchanged by it) again with every form in its error
+state, showing every part a form has (results kept and marked stale, a warning,
+a note), with a field's focus ring measured; then the forms' contrast alone in
+their loading and failed states. In a form, text whose contrast
 axe cannot decide fails as a violation does. The page keeps its Content-Security-Policy: axe is
 evaluated from the test (``page.evaluate``), not added as an inline ``<script>``,
 which the policy refuses.
@@ -28,6 +30,7 @@ from typing import Any
 from urllib.request import urlopen
 
 import pytest
+from calcsite.contract import ATTRIBUTES
 from playwright.sync_api import Browser, Page
 
 from tests.support.server import Server, start
@@ -52,8 +55,8 @@ pytestmark = pytest.mark.browser
 
 AXE = (ROOT / "node_modules" / "axe-core" / "axe.min.js").read_text(encoding="utf-8")
 
-RUN_AXE = """async () => {
-  const result = await axe.run(document, { resultTypes: ["violations", "incomplete"] });
+RUN_AXE = """async (context) => {
+  const result = await axe.run(context ?? document, { resultTypes: ["violations", "incomplete"] });
   const inForm = (node) => node.target.length === 1
     && document.querySelector(node.target[0])?.closest("form.calc") != null;
   const undecided = result.incomplete.filter((rule) => rule.id === "color-contrast")
@@ -65,10 +68,48 @@ RUN_AXE = """async () => {
 }"""
 """axe's violations, and the text of a form whose contrast axe could not decide.
 
+In the whole document, or in the elements a CSS selector given as the argument selects.
+
 Undecided is a failure in a form: a calculator's every part must be proved
 readable (axe cannot tell the background of text that something overlaps, which is
 why each audit starts from the top of the page).
 """
+
+CALCULATOR_PARTS = ", ".join(
+    ["form.calc", f"[{ATTRIBUTES.table_for}]", f"[{ATTRIBUTES.chart_for}]"]
+)
+"""What a form's state changes (calculator.mjs): the form, its tables of results, its chart."""
+
+OUTSIDE = """(parts) => {
+  const skipped = new Set(document.querySelectorAll(parts));
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT
+    | NodeFilter.SHOW_TEXT, { acceptNode: (node) => skipped.has(node)
+      ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT });
+  const seen = [];
+  for (let node = walker.currentNode; node; node = walker.nextNode()) {
+    // The language menu's links carry the case (calculator.mjs): their address alone.
+    const kept = (a) => a.name !== "href" || !node.hasAttribute("hreflang");
+    seen.push(node.nodeType === Node.TEXT_NODE ? node.data : `<${node.tagName} ${
+      [...node.attributes].filter(kept).map((a) => `${a.name}="${a.value}"`).sort().join(" ")}>`);
+  }
+  return seen.join("\\n");
+}"""
+"""The page without its calculators' parts, each element's attributes in one order.
+
+What a form's state must leave as it is, but for the case that the language
+menu's links carry (``a[hreflang]``'s address); read from the top of the page, where
+what Material changes as the page scrolls (the header, the back-to-top button) is
+as it was.
+"""
+
+
+def outside_the_calculators(page: Page) -> str:
+    """:data:`OUTSIDE`, read from the top of the page once its transitions ended."""
+    page.evaluate("() => window.scrollTo(0, 0)")
+    settle(page)
+    text: str = page.evaluate(OUTSIDE, CALCULATOR_PARTS)
+    return text
+
 
 AXE_CONTRAST = """async () => {
   const result = await axe.run(document.querySelectorAll("form.calc"), {
@@ -119,10 +160,11 @@ SET_STATE = """(state) => document.querySelectorAll("form.calc").forEach((form) 
 })"""
 
 
-def violations(page: Page, where: str) -> list[str]:
+def violations(page: Page, where: str, parts: str | None = None) -> list[str]:
+    """What :data:`RUN_AXE` finds from the top of the page, in the elements ``parts`` selects."""
     page.evaluate("() => window.scrollTo(0, 0)")
     settle(page)
-    found: list[str] = page.evaluate(RUN_AXE)
+    found: list[str] = page.evaluate(RUN_AXE, parts)
     return [f"{where}: {text}" for text in found]
 
 
@@ -152,10 +194,13 @@ def in_error(page: Page, where: str) -> list[str]:
     """Every part of every form shown, in error, audited as :func:`every_layout`.
 
     A field that is not a number puts a form in error, its results kept and marked
-    stale; a warning and a note are shown where the values do not bring them. At
-    each layout, a field's focus ring is measured too; then the forms' contrast is
-    checked in their loading and failed states, in both schemes.
+    stale; a warning and a note are shown where the values do not bring them. The
+    audit covers the calculators' parts (:data:`CALCULATOR_PARTS`), after proving
+    that the rest of the page is as it was live, when :func:`every_layout` audited
+    it whole. At each layout, a field's focus ring is measured too; then the forms'
+    contrast is checked in their loading and failed states, in both schemes.
     """
+    outside = outside_the_calculators(page)
     forms = page.locator("form.calc")
     for index in range(forms.count()):
         forms.nth(index).locator("input[name]").first.fill("abc")
@@ -164,12 +209,14 @@ def in_error(page: Page, where: str) -> list[str]:
     where = f"{where}, in error"
     stale = page.locator("form.calc.calc--stale").count()
     found = [] if stale == forms.count() else [f"{where}: {stale} stale of {forms.count()}"]
+    if outside_the_calculators(page) != outside:
+        found.append(f"{where}: the page changed outside {CALCULATOR_PARTS}")
     for viewport in (LAPTOP, PHONE):
         page.set_viewport_size(viewport)
         for system in SCHEMES:
             set_scheme(page, system)
             at = f"{where}, {viewport['width']} px, {system}"
-            found += violations(page, at) + focus_ring(page, at)
+            found += violations(page, at, CALCULATOR_PARTS) + focus_ring(page, at)
     page.set_viewport_size(LAPTOP)
     for state in ("loading", "failed"):
         page.evaluate(SET_STATE, state)

@@ -5,10 +5,11 @@ and, on that one load, proves three things, each its own test:
 
 - **Accessibility** (``test_no_page_has_an_axe_violation``): axe-core, the pinned
   npm copy, with its default rules, finds nothing at a laptop's width and a
-  phone's, in the light and the dark scheme, once the engine is live, and again
-  with every form in its error state and every part shown (then the forms'
-  contrast in their loading and failed states, and a focus ring); and in the
-  search, open, with results.
+  phone's, in the light and the dark scheme, once the engine is live; its
+  calculators again with every form in its error state and every part shown,
+  the rest of the page proved unchanged (then the forms' contrast in their
+  loading and failed states, and a focus ring); and in the search, open, with
+  results.
   axe is evaluated from the test (``page.evaluate``), not added as an inline
   ``<script>``, which the policy refuses.
 - **A phone's width** (``test_no_page_scrolls_sideways_on_a_phone``): at 390 px,
