@@ -90,10 +90,14 @@ class Recorder:
             self.errors.append(f"console: {message.text} ({message.location.get('url')})")
 
 
-def _watch(context: BrowserContext, recorder: Recorder) -> None:
-    context.on("console", recorder.on_console)
-    context.on("weberror", lambda error: recorder.errors.append(f"page error: {error.error}"))
-    context.on("request", lambda request: recorder.requests.append(request.url))
+def _watch(target: BrowserContext | Page, recorder: Recorder) -> None:
+    """Have ``recorder`` record what ``target`` (a context's every page, or one page) sees."""
+    target.on("console", recorder.on_console)
+    target.on("request", lambda request: recorder.requests.append(request.url))
+    if isinstance(target, Page):
+        target.on("pageerror", lambda error: recorder.errors.append(f"page error: {error}"))
+    else:
+        target.on("weberror", lambda error: recorder.errors.append(f"page error: {error.error}"))
 
 
 @pytest.fixture
@@ -179,9 +183,7 @@ def static_page(scriptless: BrowserContext, server: Server, recorder: Recorder) 
     A new page of :func:`scriptless`, watched by the test's recorder and closed after it.
     """
     created = scriptless.new_page()
-    created.on("console", recorder.on_console)
-    created.on("pageerror", lambda error: recorder.errors.append(f"page error: {error}"))
-    created.on("request", lambda request: recorder.requests.append(request.url))
+    _watch(created, recorder)
     yield created
     created.close()
     _check(recorder, server.origin)
