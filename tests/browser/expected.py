@@ -7,6 +7,7 @@ and ``calcsite.messages`` (the catalogs), as at build time.
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -19,7 +20,7 @@ from calcsite.messages import UI, translate, tree
 
 from calculator import CALCULATORS, Choice, Input, evaluate, get, run
 from calculator.notation import localise
-from calculator.spec import Mode
+from calculator.spec import Mode, Result
 
 LANGUAGES = {language: tree(language) for language in SITE_LANGUAGES}
 """Language of the page: path prefix of its tree."""
@@ -139,11 +140,27 @@ def field_text(plain: str, language: str) -> str:
         return plain.strip()
 
 
+@functools.cache
+def _computed(slug: str, mode: str, given: tuple[tuple[str, str], ...]) -> Result:
+    """The core's result for the plain values ``given``: each case computed once a process.
+
+    The core is deterministic, and the planner's search costs tens of milliseconds,
+    which a test that checks every result a page ever wrote pays for each of them,
+    most of them the same few cases.
+    """
+    return run(mode_of(slug, mode), dict(given))
+
+
+def _result(slug: str, mode: str, raw: dict[str, str], language: str) -> Result:
+    """The core's result for the raw values typed on a ``language`` page, empty fields left out."""
+    given = read(slug, mode, raw, language)
+    return _computed(slug, mode, tuple((name, value) for name, value in given.items() if value))
+
+
 def expected_outputs(slug: str, mode: str, raw: dict[str, str], language: str) -> dict[str, str]:
     """The text of every output for the raw input values, as the page must show it."""
     spec = mode_of(slug, mode)
-    given = read(slug, mode, raw, language)
-    values = run(spec, {name: value for name, value in given.items() if value != ""}).values
+    values = _result(slug, mode, raw, language).values
     return {
         output.name: format_output(output, values[output.name], language) for output in spec.outputs
     }
@@ -151,17 +168,24 @@ def expected_outputs(slug: str, mode: str, raw: dict[str, str], language: str) -
 
 def expected_warnings(slug: str, mode: str, raw: dict[str, str], language: str) -> list[str]:
     """The warnings the page must show for the raw input values, in ``language``, in order."""
-    spec = mode_of(slug, mode)
-    given = read(slug, mode, raw, language)
-    result = run(spec, {name: value for name, value in given.items() if value != ""})
+    result = _result(slug, mode, raw, language)
     return [translate(language, UI[code]) for code in result.warnings]
 
 
 def expected_reply(slug: str, mode: str, raw: dict[str, str], language: str) -> dict[str, Any]:
     """What ``calculator.web.evaluate`` answers for the raw values typed on a ``language`` page."""
     request = json.dumps({**raw, "mode": mode})
-    reply: dict[str, Any] = json.loads(evaluate(slug, request, notation(language).as_json()))
+    reply: dict[str, Any] = json.loads(_evaluated(slug, request, notation(language).as_json()))
     return reply
+
+
+@functools.cache
+def _evaluated(slug: str, request: str, notation_json: str) -> str:
+    """``calculator.web.evaluate``'s reply: each request evaluated once a process.
+
+    As :func:`_computed`, for the tests that read the whole reply.
+    """
+    return evaluate(slug, request, notation_json)
 
 
 def expected_errors(slug: str, mode: str, raw: dict[str, str], language: str) -> dict[str, str]:
