@@ -196,9 +196,10 @@ def in_error(page: Page, where: str) -> list[str]:
     A field that is not a number puts a form in error, its results kept and marked
     stale; a warning and a note are shown where the values do not bring them. The
     audit covers the calculators' parts (:data:`CALCULATOR_PARTS`), after proving
-    that the rest of the page is as it was live, when :func:`every_layout` audited
-    it whole. At each layout, a field's focus ring is measured too; then the forms'
-    contrast is checked in their loading and failed states, in both schemes.
+    that entering the error state changed nothing else on the page, which
+    :func:`every_layout` audited whole. At each layout, a field's focus ring is
+    measured too; then the forms' contrast is checked in their loading and failed
+    states, in both schemes.
     """
     outside = outside_the_calculators(page)
     forms = page.locator("form.calc")
