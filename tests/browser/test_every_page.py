@@ -24,24 +24,23 @@ and, on that one load, proves three things, each its own test:
 
 Booting the engine is most of what a visit costs: one load serves both checks.
 A language's tests share one pytest-xdist group, so its walk is made once,
-by the worker that runs them; its pages are shared out among
-:data:`AUDIT_WORKERS` chromiums.
+by the worker that runs them, one page after another in that worker's chromium:
+pytest-xdist already keeps both cores busy, and a chromium of the walk's own per
+core made them fight (the whole suite, side by side in one checkout: 919 s and
+1,818 CPU-s with two per walk, 836 s and 1,649 with one).
 """
 
 from __future__ import annotations
 
 import functools
-import queue
-import threading
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
-from tests.support.chromium import CHROMIUM, TEST_ARGS
 from tests.support.server import Server
 
 from .conftest import Recorder, _check
@@ -58,14 +57,6 @@ from .test_csp import (
 from .test_layout import LAPTOP, sideways
 
 pytestmark = pytest.mark.browser
-
-AUDIT_WORKERS = 1
-"""Pages of a walk visited at once: one chromium, as every other test's worker has.
-
-pytest-xdist already keeps both cores busy with other tests; a second chromium per
-walk made them fight for the cores. The whole suite in three workers, side by side
-in one checkout: 919 s and 1,818 CPU-s with two per walk, 836 s and 1,649 with one
-(and 674 against 551 s on another day's machine)."""
 
 SEARCH = None
 """The task that audits a language's search, open, with results (instead of a page)."""
@@ -105,41 +96,27 @@ def visit(page: Page, url: str, where: str, language: str, walk: Walk) -> None:
     walk.overflows += sideways(page, where)
 
 
-def walker(
-    tasks: queue.SimpleQueue[tuple[str, str | None]], server: Server, walks: dict[str, Walk]
+def walk_one(
+    browser: Browser, server: Server, language: str, address: str | None, walk: Walk
 ) -> None:
-    """Take tasks until none is left, in a chromium of the thread's own.
+    """Visit ``address`` (or the search) in a context of its own, into ``walk``.
 
-    Playwright's synchronous API serves one thread: each walker starts its own. Each
-    visit has a context of its own, watched by its language's recorder: the palette
-    toggle stores the reader's choice, which the next page must not inherit.
+    Each visit has a context of its own, watched by its language's recorder: the
+    palette toggle stores the reader's choice, which the next page must not inherit.
     """
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=TEST_ARGS
-        )
-        try:
-            while True:
-                try:
-                    language, address = tasks.get_nowait()
-                except queue.Empty:
-                    return
-                walk = walks[language]
-                context = watched(browser, walk.recorder, walk.refused, server.origin)
-                page = context.new_page()
-                page.set_viewport_size(LAPTOP)
-                try:
-                    if address is SEARCH:
-                        walk.violations += audit_search(page, server.url(LANGUAGES[language]))
-                        walk.refused += [f"search: {t}" for t in page.evaluate(VIOLATIONS)]
-                    else:
-                        visit(page, server.url(address), address or "home", language, walk)
-                except Exception as error:
-                    walk.failures.append(f"{address}: {error} ({_where(error)})")
-                finally:
-                    context.close()
-        finally:
-            browser.close()
+    context = watched(browser, walk.recorder, walk.refused, server.origin)
+    page = context.new_page()
+    page.set_viewport_size(LAPTOP)
+    try:
+        if address is SEARCH:
+            walk.violations += audit_search(page, server.url(LANGUAGES[language]))
+            walk.refused += [f"search: {t}" for t in page.evaluate(VIOLATIONS)]
+        else:
+            visit(page, server.url(address), address or "home", language, walk)
+    except Exception as error:
+        walk.failures.append(f"{address}: {error} ({_where(error)})")
+    finally:
+        context.close()
 
 
 def _where(error: Exception) -> str:
@@ -149,24 +126,15 @@ def _where(error: Exception) -> str:
 
 
 @pytest.fixture(scope="module")
-def walked(site: Path, server: Server) -> Callable[[str], Walk]:
-    """A language's pages and search, visited once, shared out among ``AUDIT_WORKERS``."""
+def walked(site: Path, server: Server, browser: Browser) -> Callable[[str], Walk]:
+    """A language's pages and search, visited once, in the session's chromium."""
 
     @functools.cache
     def walk(language: str) -> Walk:
-        tasks: queue.SimpleQueue[tuple[str, str | None]] = queue.SimpleQueue()
+        found = Walk()
         for address in [*built_pages(site, language), SEARCH]:
-            tasks.put((language, address))
-        walks = {language: Walk()}
-        threads = [
-            threading.Thread(target=walker, args=(tasks, server, walks), name=f"walk-{n}")
-            for n in range(AUDIT_WORKERS)
-        ]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        return walks[language]
+            walk_one(browser, server, language, address, found)
+        return found
 
     return walk
 
