@@ -32,7 +32,7 @@ from playwright.sync_api import (
     sync_playwright,
 )
 
-from tests.support.chromium import CHROMIUM, TEST_ARGS
+from tests.support.chromium import HEADLESS_SHELL, TEST_ARGS
 from tests.support.server import Server, start
 from tests.support.site import SITE_PATH
 
@@ -66,10 +66,10 @@ def cdn_site_server(cdn_site: Path) -> Iterator[Server]:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
-    """One headless chromium for the whole session."""
+    """One chromium headless shell for the whole session (:data:`HEADLESS_SHELL`)."""
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=TEST_ARGS
+            executable_path=HEADLESS_SHELL, headless=True, args=TEST_ARGS
         )
         yield launched
         launched.close()
