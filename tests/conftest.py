@@ -1,6 +1,6 @@
 """Suite-wide settings, and the builds of the site that the site and browser tests share.
 
-Hypothesis runs without deadlines, since coverage tracing slows examples.
+Hypothesis runs without deadlines: a loaded machine slows examples.
 
 The site is built twice per run, once per set of files it can publish: the site
 as deployed (``site``: the runtime self-hosted), and with ``PYODIDE_CDN``
@@ -25,7 +25,7 @@ import pytest
 from _pytest.nodeid import NodeId
 from calcsite.runtime import copy_runtime, pyodide_version
 from calcsite.stdlib import stdlib_archive
-from hypothesis import settings
+from hypothesis import is_hypothesis_test, settings
 
 from tests.support.once import made_once
 from tests.support.server import Server, start
@@ -68,8 +68,8 @@ ADDRESS = re.compile(r" at 0x[0-9a-f]+")
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Give each test the same id in every pytest-xdist worker, and its group in that id.
 
-    The tests marked with one of :data:`UNTRACED`, or in one of
-    :data:`UNTRACED_FOLDERS`, run untraced.
+    The tests marked with one of :data:`UNTRACED`, in one of
+    :data:`UNTRACED_FOLDERS`, or drawing examples (:func:`_draws`), run untraced.
 
     Every test that uses the ``cdn`` server, directly or not, is put in
     :data:`CDN_GROUP`. pytest-xdist sends tests to workers by id, so each id
@@ -87,7 +87,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     loadgroup = getattr(config.option, "loadgroup", False)  # pytest-xdist's own flag
     for item in items:
         folder = item.path.relative_to(TESTS).parts[0]
-        if folder in UNTRACED_FOLDERS or any(item.get_closest_marker(n) for n in UNTRACED):
+        if (
+            folder in UNTRACED_FOLDERS
+            or any(item.get_closest_marker(n) for n in UNTRACED)
+            or _draws(item)
+        ):
             item.add_marker(pytest.mark.no_cover)
         if "cdn" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.xdist_group(CDN_GROUP))
@@ -105,6 +109,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if nodeid != item.nodeid:
             ids.add(nodeid)
             item._id = NodeId.parse(nodeid)
+
+
+def _draws(item: pytest.Item) -> bool:
+    """Whether ``item`` is a property test: hypothesis draws its examples.
+
+    A property test searches random draws for a counterexample; what it reaches
+    varies with the draw, and so would the coverage it added. The core's coverage
+    is its other tests' job (known values, tables, the documented examples), which
+    reach every branch alone (100 % with ``-m "not hypothesis"``). So the property
+    tests run untraced too: traced, the 73 of them took 169 CPU-s; untraced, 69
+    (side by side, two workers). Checked here, before hypothesis's own hook marks
+    them ``hypothesis``.
+    """
+    return isinstance(item, pytest.Function) and is_hypothesis_test(item.obj)
 
 
 @pytest.fixture(scope="session")
