@@ -26,6 +26,7 @@ from _pytest.nodeid import NodeId
 from calcsite.runtime import copy_runtime, pyodide_version
 from calcsite.stdlib import stdlib_archive
 from hypothesis import is_hypothesis_test, settings
+from pytest_cov.engine import DistMaster
 
 from tests.support.once import made_once
 from tests.support.server import Server, start
@@ -62,6 +63,23 @@ TESTS = Path(__file__).parent
 
 ADDRESS = re.compile(r" at 0x[0-9a-f]+")
 """Where an object's default ``repr`` names its address, which differs between processes."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """In a pytest-xdist worker, stop the measurement pytest-cov started by mistake.
+
+    A worker's early arguments still hold the controller's ``-n``, so pytest-cov
+    7.1 starts the controller's kind of measurement in the worker too (its
+    ``DistMaster``, whose data no one saves), then the worker's own at session
+    start, above it in coverage's stack. Pausing that one for an untraced test
+    resumes the stray beneath it: every test marked ``no_cover`` ran traced.
+    Stopped here, before the worker's starts, the stray leaves a paused test
+    without a tracer, which ``tests/test_tracing.py`` checks under ``./dev test``
+    (the 73 property tests, marked, in two workers: 146 CPU-s, then 81).
+    """
+    stray = getattr(config.pluginmanager.get_plugin("_cov"), "cov_controller", None)
+    if hasattr(config, "workerinput") and isinstance(stray, DistMaster):
+        stray.cov.stop()
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the ids and groups
