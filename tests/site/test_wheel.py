@@ -10,6 +10,7 @@ import json
 import subprocess
 import sys
 import tempfile
+import traceback
 import zipfile
 import zlib
 from pathlib import Path
@@ -23,9 +24,11 @@ from calcsite.wheel import (
     build_wheel,
     mark_names_utf8,
     page_part,
+    recorded,
     served_wheel,
     stored,
     without_description,
+    without_docstrings,
 )
 from hatchling.builders.wheel import WheelBuilder
 
@@ -92,7 +95,11 @@ def test_the_served_wheel_holds_the_page_part_of_what_hatchling_built_stored(
     assert served.namelist() == kept
     same = [name for name in kept if not name.endswith(("/METADATA", "/RECORD"))]
     assert len(same) == len(kept) - 2
-    assert [served.read(name) for name in same] == [built.read(name) for name in same]
+    # Each module without its docstrings; the other files as hatchling wrote them.
+    assert [served.read(name) for name in same] == [
+        without_docstrings(built.read(name)) if name.endswith(".py") else built.read(name)
+        for name in same
+    ]
     assert [(entry.date_time, entry.external_attr) for entry in served.infolist()] == [
         (built.getinfo(name).date_time, built.getinfo(name).external_attr) for name in kept
     ]
@@ -207,8 +214,123 @@ def test_a_zip_that_is_no_wheel_is_refused() -> None:
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w") as archive:
         archive.writestr("calculator/__init__.py", "")
-    with pytest.raises(WheelError, match="not a wheel"):
+    with pytest.raises(WheelError, match=r"not a wheel: no \.dist-info/METADATA"):
         without_description(out.getvalue())
+    with pytest.raises(WheelError, match=r"not a wheel: no \.dist-info/RECORD"):
+        recorded(out.getvalue(), {})
+
+
+DOCUMENTED = b'''"""A module.
+
+Its second paragraph.
+"""
+
+from __future__ import annotations
+
+LIMIT = 3
+"""An attribute's docstring."""
+
+
+class Shape:
+    """A class."""
+
+    width: int = 1
+    """A field's docstring,
+    on two lines."""
+
+    def area(self) -> int:  # a comment stays
+        """A method."""
+        "a second string is no docstring"
+        return self.width * LIMIT
+
+
+def one_line() -> str: """On the def's line."""; return f"{LIMIT}"
+
+
+def fails() -> None:
+    """Raises, on the line after this one's end.
+
+    Two lines more.
+    """
+    raise ValueError(LIMIT)
+'''
+
+EMPTIED = b"""(""
+
+
+)
+
+from __future__ import annotations
+
+LIMIT = 3
+("")
+
+
+class Shape:
+    ("")
+
+    width: int = 1
+    (""
+)
+
+    def area(self) -> int:  # a comment stays
+        ("")
+        "a second string is no docstring"
+        return self.width * LIMIT
+
+
+def one_line() -> str: (""); return f"{LIMIT}"
+
+
+def fails() -> None:
+    (""
+
+
+)
+    raise ValueError(LIMIT)
+"""
+
+
+def test_a_modules_docstrings_are_emptied_and_every_line_stays_where_it_was() -> None:
+    assert without_docstrings(DOCUMENTED) == EMPTIED
+    assert len(EMPTIED.splitlines()) == len(DOCUMENTED.splitlines())
+
+
+def raised_at(source: bytes) -> tuple[int, str]:
+    """The line and the function where running ``fails()`` in ``source`` raises."""
+    namespace: dict[str, object] = {}
+    exec(compile(source, "documented.py", "exec"), namespace)
+    fails = namespace["fails"]
+    assert callable(fails)
+    try:
+        fails()
+    except ValueError as error:
+        frame = traceback.extract_tb(error.__traceback__)[-1]
+        return frame.lineno or 0, frame.name
+    raise AssertionError("fails() did not raise")
+
+
+def test_a_traceback_names_the_same_line_without_docstrings() -> None:
+    assert raised_at(without_docstrings(DOCUMENTED)) == raised_at(DOCUMENTED) == (33, "fails")
+
+
+def test_what_no_docstring_documents_is_not_emptied() -> None:
+    # A string after a statement other than an assignment, an f-string, a bytes literal.
+    source = b'def f() -> None:\n    pass\n    "kept"\n\nf"{1}"\nb"bytes"\n'
+    assert without_docstrings(source) == source
+
+
+def test_a_module_that_does_not_parse_is_refused() -> None:
+    with pytest.raises(WheelError, match=r"calculator/broken\.py: invalid syntax"):
+        without_docstrings(b"def (:\n", "calculator/broken.py")
+
+
+def test_the_served_wheel_is_smaller_for_its_emptied_docstrings(unpacked: bytes) -> None:
+    served = zipfile.ZipFile(io.BytesIO(unpacked))
+    modules = [name for name in served.namelist() if name.endswith(".py")]
+    source = b"".join((ROOT / name).read_bytes() for name in modules)
+    emptied = b"".join(served.read(name) for name in modules)
+    assert len(zlib.compress(emptied, 9)) < 0.75 * len(zlib.compress(source, 9))
 
 
 def test_the_served_wheel_is_one_gzip_stream_smaller_than_hatchlings(
