@@ -8,15 +8,17 @@ numbers, not merely for a change.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urlencode
 
 from calcsite.embed import FOLDER as EMBED_FOLDER
-from calcsite.formatting import format_output
+from calcsite.formatting import format_output, notation
 
 from calculator import Choice, InvalidInputs, Mode, get, run
+from calculator.notation import localise
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,12 @@ class Form:
         """The core's declaration of this form's mode."""
         return get(self.slug).mode(self.mode)
 
-    def expected(self, values: dict[str, str]) -> tuple[str, ...] | None:
+    def written(self) -> dict[str, object]:
+        """The form's inputs in plain notation, read as its language writes them."""
+        names = tuple(spec.name for spec in self.core_mode().inputs)
+        return localise(names, self.inputs, notation(self.locale))[0]
+
+    def expected(self, values: Mapping[str, object]) -> tuple[str, ...] | None:
         """Output texts for ``values`` in this form's language; ``None`` if invalid."""
         mode = self.core_mode()
         try:
@@ -72,8 +79,12 @@ class CalcPage:
         )
 
     def prerendered(self) -> bool:
-        """Whether every form's initial HTML already shows its own inputs' results."""
-        return all(form.outputs == form.expected(form.inputs) for form in self.forms)
+        """Whether every form's initial HTML already shows its own inputs' results.
+
+        The fields are read as the page writes them (``62,5`` on a French page), as
+        the page's worker reads them.
+        """
+        return all(form.outputs == form.expected(form.written()) for form in self.forms)
 
 
 class _FormParser(HTMLParser):

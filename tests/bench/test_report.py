@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
@@ -28,6 +29,20 @@ FORM = Form(
 def test_the_example_form_is_what_the_core_computes() -> None:
     assert FORM.expected(FORM.inputs) == FORM.outputs
     assert FORM.expected({**FORM.inputs, "devices": "0"}) is None
+
+
+def test_a_pages_example_is_read_as_its_language_writes_it() -> None:
+    """``87,5`` on a French page is 87.5, as the page's worker reads it: the example is shown."""
+    written = {"devices": "64", "throughput": "2000", "efficiency": "87,5"}
+    shown = FORM.expected({**FORM.inputs, "efficiency": "87.5"})
+    assert shown is not None
+    assert FORM.expected(written) is None  # in plain notation, "87,5" is not a number
+    page = CalcPage(
+        "fr/data-parallel-scaling/", "fr", (replace(FORM, inputs=written, outputs=shown),)
+    )
+    assert page.prerendered()
+    other = replace(FORM, inputs={**written, "efficiency": "88"}, outputs=shown)
+    assert not CalcPage("fr/data-parallel-scaling/", "fr", (other,)).prerendered()
 
 
 def test_a_shared_link_differs_from_the_example_and_stays_in_bounds() -> None:
