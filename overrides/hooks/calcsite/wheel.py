@@ -155,15 +155,25 @@ def without_description(wheel: bytes) -> dict[str, bytes]:
         WheelError: If ``wheel`` has no METADATA in its ``.dist-info``.
     """
     source = zipfile.ZipFile(io.BytesIO(wheel))
-    described = next((n for n in source.namelist() if n.endswith(".dist-info/METADATA")), None)
-    if described is None:
-        raise WheelError("not a wheel: no .dist-info/METADATA")
+    described = _dist_info(source, "METADATA")
     # The headers end at the first empty line (the core metadata's email format).
     head = source.read(described).replace(b"\r\n", b"\n").split(b"\n\n", 1)[0]
     lines = [
         line for line in head.split(b"\n") if not line.startswith(b"Description-Content-Type:")
     ]
     return {described: b"\n".join(lines) + b"\n"}
+
+
+def _dist_info(wheel: zipfile.ZipFile, file: str) -> str:
+    """The name of the ``wheel``'s ``.dist-info/{file}``.
+
+    Raises:
+        WheelError: If the wheel has none.
+    """
+    name = next((n for n in wheel.namelist() if n.endswith(f".dist-info/{file}")), None)
+    if name is None:
+        raise WheelError(f"not a wheel: no .dist-info/{file}")
+    return name
 
 
 def without_docstrings(source: bytes, name: str = "<module>") -> bytes:
@@ -262,9 +272,7 @@ def recorded(
         WheelError: If ``wheel`` has no RECORD in its ``.dist-info``.
     """
     source = zipfile.ZipFile(io.BytesIO(wheel))
-    record = next((n for n in source.namelist() if n.endswith(".dist-info/RECORD")), None)
-    if record is None:
-        raise WheelError("not a wheel: no .dist-info/RECORD")
+    record = _dist_info(source, "RECORD")
     wanted = None if kept is None else set(kept)
     rows = []
     for line in source.read(record).decode("utf-8").splitlines():
