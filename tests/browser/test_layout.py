@@ -397,8 +397,11 @@ def test_reference_tables_look_and_scroll_like_the_theme_tables(
     page: Page, server: Server, language: str
 ) -> None:
     page.goto(server.url(page_path(language, "performance/")))
-    page.wait_for_function(THEME_MOUNTED)
-    theme = page.evaluate(TABLE_STYLE, ".md-typeset__table table")
+    # Material wraps a page's tables as it mounts its content, in no set order
+    # with the palette that THEME_MOUNTED waits for.
+    theme_table = ".md-typeset__table table"
+    page.wait_for_selector(theme_table, state="attached")
+    theme = page.evaluate(TABLE_STYLE, theme_table)
     page.goto(server.url(page_path(language, "automation/")))
     page.wait_for_function(THEME_MOUNTED)
     assert page.evaluate(TABLE_STYLE, ".calc-reference__table") == theme
