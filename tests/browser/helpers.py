@@ -6,19 +6,38 @@ from datetime import UTC, datetime, timedelta
 
 from playwright.sync_api import Page
 
-SETTLE = """async () => {
+SETTLE_MS = 10_000
+"""How long the transitions of one change may take before :func:`settle` gives up."""
+
+SETTLE = """async (limit) => {
   await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
-  const ending = document.getAnimations()
-    .filter((animation) => Number.isFinite(animation.effect?.getComputedTiming().endTime));
-  await Promise.allSettled(ending.map((animation) => animation.finished));
+  // Only what is rendered: chromium skips the content of a closed <details>, so a
+  // transition that a change of scheme starts there never ticks, and never ends.
+  const ending = document.getAnimations().filter((animation) =>
+    Number.isFinite(animation.effect?.getComputedTiming().endTime)
+    && animation.effect.target?.checkVisibility());
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`still running after ${limit} ms: ${ending
+      .filter((animation) => animation.playState !== "finished")
+      .map((animation) => `${animation.transitionProperty ?? animation.animationName} on `
+        + `${animation.effect.target.tagName.toLowerCase()}.${animation.effect.target.className}`)
+      .join(", ")}`)), limit);
+  });
+  try {
+    await Promise.race([Promise.allSettled(ending.map((animation) => animation.finished)), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }"""
-"""Two frames, then the end of every transition they started: what is read afterwards is
-as shown, not mid-fade (a colour, a tooltip, an opening menu)."""
+"""Two frames, then the end of every transition they started on what is rendered: what is read
+afterwards is as shown, not mid-fade (a colour, a tooltip, an opening menu). A transition
+still running after the argument's milliseconds fails, named, rather than waiting forever."""
 
 
 def settle(page: Page) -> None:
     """Wait until the transitions the last change started are over (:data:`SETTLE`)."""
-    page.evaluate(SETTLE)
+    page.evaluate(SETTLE, SETTLE_MS)
 
 
 FAILED = """() => [...document.querySelectorAll("form.calc")]
