@@ -1,0 +1,142 @@
+"""Numbers typed in a page's prose are grouped as the build writes the numbers it computes.
+
+The figures the build computes go through one writer (``calcsite.formatting``):
+CLDR's group sign for the page's language, and CLDR's minimum grouping, which
+browsers apply too (Italian writes ``1024`` but ``16.621``; English ``1,024``;
+French ``1 024`` with a narrow no-break space). The figures the authors typed
+must read the same, or a page shows ``1.500`` in its text and ``1500`` in its
+table. Checked here: every number of the built pages' text that is, or looks,
+grouped: four digits or more before any decimal sign, or digits in groups of three
+after the first. A number with a group of another size (a version, 21.11; an
+address, 127.0.0.1) is not a grouped number, and spaces are not read as group
+signs: a table's cell may list several numbers (three runs' scores, 92 100 92).
+
+Not prose, and not checked: code and what a reader types (``<code>``, ``<kbd>``,
+``<pre>``; a field takes numbers ungrouped, by design), formulas (``<math>``),
+link texts (paper and issue numbers), scripts and drawings; and a four-digit
+year from 1990 to 2030, which no language groups.
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from calcsite.formatting import format_bound, notation
+from calcsite.messages import LANGUAGES as SITE_LANGUAGES
+from calcsite.messages import tree
+
+NOT_PROSE = frozenset({"a", "code", "kbd", "math", "pre", "samp", "script", "style", "svg"})
+"""Elements whose text is not the page's prose (see the module's docstring)."""
+
+VOID = frozenset(
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
+)
+
+NUMBER = re.compile(r"(?<![\w.,-])\d+(?:[.,\u00a0\u202f]\d+)*(?![\w-])")
+"""Digits and the signs that group or split them, not part of a word (A100, GPT-3)."""
+
+SEPARATOR = re.compile(r"[.,\u00a0\u202f]")
+
+YEARS = range(1990, 2031)
+
+
+class _Prose(HTMLParser):
+    """The text nodes of a page's ``<article>`` that are prose, each on its own."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.texts: list[str] = []
+        self._open: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in VOID:
+            self._open.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self._open:
+            del self._open[len(self._open) - 1 - self._open[::-1].index(tag) :]
+
+    def handle_data(self, data: str) -> None:
+        if "article" in self._open and NOT_PROSE.isdisjoint(self._open):
+            self.texts.append(data)
+
+
+def prose(html: str) -> list[str]:
+    """The prose of a page, one string per text node (a table's cells never run together)."""
+    parser = _Prose()
+    parser.feed(html)
+    parser.close()
+    return parser.texts
+
+
+def misgrouped(text: str, language: str) -> list[tuple[str, str]]:
+    """Each number of ``text`` that ``language`` groups otherwise: (typed, as the build writes)."""
+    written = notation(language)
+    found = []
+    for match in NUMBER.finditer(text):
+        token = match.group()
+        whole = token.rsplit(written.decimal, 1)[0] if written.decimal in token else token
+        groups = SEPARATOR.split(whole)
+        if any(len(group) != 3 for group in groups[1:]):
+            continue  # not written as a grouped number: a version (21.11), an address
+        digits = "".join(groups)
+        if len(digits) < 4 and len(groups) == 1:
+            continue
+        if whole == digits and int(digits) in YEARS:
+            continue
+        expected = format_bound(int(digits), language)
+        if whole != expected:
+            found.append((token, expected))
+    return found
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "found"),
+    [
+        ("a batch of 8192 images", "en", [("8192", "8,192")]),
+        ("a batch of 8,192 images", "en", []),
+        ("un batch di 1024 sequenze, 16.621 immagini/s", "it", []),
+        ("un indice di 1.500", "it", [("1.500", "1500")]),
+        ("1765,52 ms", "it", []),
+        ("1\u202f500 appels", "fr", []),
+        ("1\u00a0500 appels", "fr", [("1\u00a0500", "1\u202f500")]),
+        ("1,500 appels, 1.500 appels", "fr", [("1.500", "1\u202f500")]),
+        ("le 3 décembre 2026, 80\u00a0Go, 92 100 92", "fr", []),
+        ("127.0.0.1, lighthouse 12.2.3, Megatron-Core 0.18.0, PyTorch 21.03", "it", []),
+        ("12.809 s, version 21.11, 3.14", "en", []),
+        ("in 2022, 2048 tokens", "en", [("2048", "2,048")]),
+    ],
+)
+def test_misgrouped_finds_what_the_build_would_write_otherwise(
+    text: str, language: str, found: list[tuple[str, str]]
+) -> None:
+    assert misgrouped(text, language) == found
+
+
+@pytest.mark.parametrize("language", SITE_LANGUAGES)
+def test_every_number_in_the_prose_is_grouped_as_the_build_writes_it(
+    site: Path, language: str
+) -> None:
+    tree_root = site / tree(language)
+    others = [tree(other) for other in SITE_LANGUAGES if other != language and tree(other)]
+    pages = [
+        path
+        for path in sorted(tree_root.rglob("index.html"))
+        if not path.relative_to(site).as_posix().startswith((*others, "assets/", "search/"))
+    ]
+    assert len(pages) >= 10, pages
+    wrong = [
+        f"{path.relative_to(site).parent}: {typed!r} (the build writes {expected!r})"
+        for path in pages
+        for text in prose(path.read_text(encoding="utf-8"))
+        for typed, expected in misgrouped(text, language)
+    ]
+    assert wrong == [], "\n".join(wrong)
+
+
+def test_a_year_is_left_as_it_is_written() -> None:
+    assert format_bound(2026, "en") == "2,026"  # what the exception is for
+    assert misgrouped("the run of 3 December 2026", "en") == []
