@@ -745,7 +745,7 @@ def test_missing_engine_file_fails_fast(
 
 # --------------------------------------------------------------- the worker's contract
 
-BARE_WORKER = """async ({ fragment, request, names }) => {
+BARE_WORKER = """async ({ fragment, request, names, timeout }) => {
   // The worker as any page (or an embed) would start it: the settings in its
   // URL fragment, and no message until it says it is ready.
   const meta = (name) =>
@@ -755,7 +755,8 @@ BARE_WORKER = """async ({ fragment, request, names }) => {
   const hash = fragment ? "#" + encodeURIComponent(JSON.stringify(settings)) : "";
   const worker = new Worker(meta("calc:worker") + hash, { type: "module" });
   const seen = [];
-  const reply = await new Promise((resolve) => {
+  const reply = await new Promise((resolve, reject) => {
+    setTimeout(() => reject(new Error(`no reply in ${timeout} ms, after ${seen}`)), timeout);
     worker.addEventListener("message", ({ data }) => {
       if (data.type) seen.push(data.type);
       if (data.type === "failed") resolve(data);
@@ -788,7 +789,10 @@ def test_the_worker_boots_from_its_url_alone(page: Page, server: Server) -> None
         "locale": "fr",
         "styles": {"bubble_overhead": "percent", "idle_share": "percent"},
     }
-    found = page.evaluate(BARE_WORKER, {"fragment": True, "request": request, "names": HEAD_URLS})
+    found = page.evaluate(
+        BARE_WORKER,
+        {"fragment": True, "request": request, "names": HEAD_URLS, "timeout": BOOT_TIMEOUT_MS},
+    )
     assert found["seen"] == ["progress", "progress", "progress", "ready"]
     reply = found["reply"]
     assert reply["reply"]["ok"] is True
@@ -802,6 +806,9 @@ def test_a_worker_without_settings_fails_at_once(
 ) -> None:
     """No fragment: one "failed" message, not a boot that never ends."""
     bare_page(page, server)
-    found = page.evaluate(BARE_WORKER, {"fragment": False, "request": {}, "names": HEAD_URLS})
+    found = page.evaluate(
+        BARE_WORKER,
+        {"fragment": False, "request": {}, "names": HEAD_URLS, "timeout": BOOT_TIMEOUT_MS},
+    )
     assert found["seen"] == ["failed"]
     assert "settings" in found["reply"]["error"]
