@@ -95,6 +95,13 @@ def test_numbers_are_written_by_the_calculator_pages_formatter() -> None:
         for language, table in lighthouse.items()
     }
     assert index == {"en": "2,687", "fr": "2\u202f687", "it": "2687"}
+    # Each run's score apart: "92 100" would read as one number in French.
+    report["runs"] = [92, 100, 98]
+    runs = {
+        language: cells(render(run, "lighthouse", language), "`effective-batch-size/`")[11]
+        for language in LANGUAGES
+    }
+    assert runs == dict.fromkeys(LANGUAGES, "92 / 100 / 98")
 
 
 def test_the_floor_reads_one_and_a_page_its_ratio_with_its_interval() -> None:

@@ -387,7 +387,8 @@ def _lighthouse(results: dict[str, Any], f: Numbers) -> list[list[str]]:
                 *(f.unit(v / 1000, "s") if v is not None else "—" for v in metrics[:3]),
                 *(f.unit(v, "ms", 0) if v is not None else "—" for v in metrics[3:]),
                 "—" if index is None else f.count(index),
-                " ".join(str(score) for score in entry.get("runs") or []) or "—",
+                # Apart, so that no language reads two scores as one grouped number.
+                " / ".join(str(score) for score in entry.get("runs") or []) or "—",
             ]
         )
     return rows
