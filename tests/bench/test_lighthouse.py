@@ -130,11 +130,11 @@ def test_the_table_lists_each_runs_performance_beside_the_median() -> None:
     }
     text = table(results(lighthouse=[row]))
     assert "median run" in text
-    line = next(line for line in text.splitlines() if "| 97 92 99 " in line)
+    line = next(line for line in text.splitlines() if "| 97 / 92 / 99 " in line)
     cells = [cell.strip() for cell in line.strip("|").split("|")]
     assert cells[1:5] == ["97", "100", "100", "100"]
     # No FCP, LCP or Speed Index in this report: a dash, not a zero.
-    assert cells[5:] == ["—", "—", "—", "120\u00a0ms", "1,210\u00a0ms", "1,200", "97 92 99"]
+    assert cells[5:] == ["—", "—", "—", "120\u00a0ms", "1,210\u00a0ms", "1,200", "97 / 92 / 99"]
 
 
 def test_every_runs_first_paint_is_kept_beside_the_median() -> None:
