@@ -36,10 +36,11 @@ VOID = frozenset(
     {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
 )
 
-NUMBER = re.compile(r"(?<![\w.,-])\d+(?:[.,\u00a0\u202f]\d+)*(?![\w-])")
-"""Digits and the signs that group or split them, not part of a word (A100, GPT-3)."""
+SIGNS = "[.,\u00a0\u202f]"
+"""What groups digits or splits a number's whole part from its fraction, in any of the languages."""
 
-SEPARATOR = re.compile(r"[.,\u00a0\u202f]")
+NUMBER = re.compile(rf"(?<![\w.,-])\d+(?:{SIGNS}\d+)*(?![\w-])")
+"""Digits and the signs that group or split them, not part of a word (A100, GPT-3)."""
 
 RUN_TOGETHER = re.compile(r"(?<![\w.,])\d+ \d{3}(?![\w.,])")
 """Two numbers a plain space apart, the second of three digits: one grouped number to a
@@ -90,7 +91,7 @@ def misgrouped(text: str, language: str) -> list[tuple[str, str]]:
     for match in NUMBER.finditer(text):
         token = match.group()
         whole = token.rsplit(written.decimal, 1)[0] if written.decimal in token else token
-        groups = SEPARATOR.split(whole)
+        groups = re.split(SIGNS, whole)
         if any(len(group) != 3 for group in groups[1:]):
             continue  # not written as a grouped number: a version (21.11), an address
         digits = "".join(groups)
