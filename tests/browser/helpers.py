@@ -10,29 +10,38 @@ SETTLE_MS = 10_000
 """How long the transitions of one change may take before :func:`settle` gives up."""
 
 SETTLE = """async (limit) => {
-  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
-  // Only what is rendered: chromium skips the content of a closed <details>, so a
-  // transition that a change of scheme starts there never ticks, and never ends.
-  const ending = document.getAnimations().filter((animation) =>
-    Number.isFinite(animation.effect?.getComputedTiming().endTime)
-    && animation.effect.target?.checkVisibility());
   let timer;
+  let ending = [];
   const late = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`still running after ${limit} ms: ${ending
-      .filter((animation) => animation.playState !== "finished")
-      .map((animation) => `${animation.transitionProperty ?? animation.animationName} on `
-        + `${animation.effect.target.tagName.toLowerCase()}.${animation.effect.target.className}`)
-      .join(", ")}`)), limit);
+    timer = setTimeout(() => {
+      const running = ending
+        .filter((animation) => !["finished", "idle"].includes(animation.playState))
+        .map((animation) => `${animation.transitionProperty ?? animation.animationName} on `
+          + `${animation.effect.target.tagName.toLowerCase()}.${
+            animation.effect.target.getAttribute("class")}`);
+      reject(new Error(`still running after ${limit} ms: ${
+        ending.length ? running.join(", ") : "no frame came"}`));
+    }, limit);
   });
+  const settled = (async () => {
+    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    // Only what is rendered: chromium skips the content of a closed <details>, so a
+    // transition that a change of scheme starts there never ticks, and never ends.
+    ending = document.getAnimations().filter((animation) =>
+      Number.isFinite(animation.effect?.getComputedTiming().endTime)
+      && animation.effect.target?.checkVisibility());
+    await Promise.allSettled(ending.map((animation) => animation.finished));
+  })();
   try {
-    await Promise.race([Promise.allSettled(ending.map((animation) => animation.finished)), late]);
+    await Promise.race([settled, late]);
   } finally {
     clearTimeout(timer);
   }
 }"""
 """Two frames, then the end of every transition they started on what is rendered: what is read
-afterwards is as shown, not mid-fade (a colour, a tooltip, an opening menu). A transition
-still running after the argument's milliseconds fails, named, rather than waiting forever."""
+afterwards is as shown, not mid-fade (a colour, a tooltip, an opening menu). Frames that do not
+come, or a transition still running, after the argument's milliseconds fail, named, rather than
+waiting forever."""
 
 
 def settle(page: Page) -> None:

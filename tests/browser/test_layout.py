@@ -398,8 +398,9 @@ def test_reference_tables_look_and_scroll_like_the_theme_tables(
 ) -> None:
     page.goto(server.url(page_path(language, "performance/")))
     # Material wraps a page's tables as it mounts its content, in no set order
-    # with the palette that THEME_MOUNTED waits for.
+    # with the palette that THEME_MOUNTED waits for: both.
     theme_table = ".md-typeset__table table"
+    page.wait_for_function(THEME_MOUNTED)
     page.wait_for_selector(theme_table, state="attached")
     theme = page.evaluate(TABLE_STYLE, theme_table)
     page.goto(server.url(page_path(language, "automation/")))

@@ -755,17 +755,24 @@ BARE_WORKER = """async ({ fragment, request, names, timeout }) => {
   const hash = fragment ? "#" + encodeURIComponent(JSON.stringify(settings)) : "";
   const worker = new Worker(meta("calc:worker") + hash, { type: "module" });
   const seen = [];
-  const reply = await new Promise((resolve, reject) => {
-    setTimeout(() => reject(new Error(`no reply in ${timeout} ms, after ${seen}`)), timeout);
-    worker.addEventListener("message", ({ data }) => {
-      if (data.type) seen.push(data.type);
-      if (data.type === "failed") resolve(data);
-      else if (data.type === "ready") worker.postMessage({ id: 7, ...request });
-      else if (data.id === 7) resolve(data);
+  let timer;
+  try {
+    const reply = await new Promise((resolve, reject) => {
+      const late = () => reject(new Error(`no reply in ${timeout} ms, after ${seen}`));
+      timer = setTimeout(late, timeout);
+      worker.addEventListener("error", (event) => reject(new Error(`worker: ${event.message}`)));
+      worker.addEventListener("message", ({ data }) => {
+        if (data.type) seen.push(data.type);
+        if (data.type === "failed") resolve(data);
+        else if (data.type === "ready") worker.postMessage({ id: 7, ...request });
+        else if (data.id === 7) resolve(data);
+      });
     });
-  });
-  worker.terminate();
-  return { seen, reply };
+    return { seen, reply };
+  } finally {
+    clearTimeout(timer);
+    worker.terminate();
+  }
 }"""
 
 
