@@ -16,10 +16,19 @@ class Element:
     children_text: list[str] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Text:
+    """A text node of a document, with the tags of the elements it is in, outermost first."""
+
+    data: str
+    within: tuple[str, ...]
+
+
 class _Collector(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.elements: list[Element] = []
+        self.texts: list[Text] = []
         self._open: list[Element] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -38,6 +47,7 @@ class _Collector(HTMLParser):
                 break
 
     def handle_data(self, data: str) -> None:
+        self.texts.append(Text(data, tuple(element.tag for element in self._open)))
         for element in self._open:
             element.children_text.append(data)
 
@@ -51,6 +61,8 @@ class Document:
         collector.close()
         self.html = html
         self.elements = collector.elements
+        self.texts = collector.texts
+        """Every text node, in document order: a table's cells never run together."""
         for element in self.elements:
             element.text = "".join(element.children_text)
 

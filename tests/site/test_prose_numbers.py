@@ -15,28 +15,24 @@ read as one, and are reported too.
 Not prose, and not checked: code and what a reader types (``<code>``, ``<kbd>``,
 ``<pre>``; a field takes numbers ungrouped, by design), formulas (``<math>``),
 link texts (paper and issue numbers), scripts and drawings; the embed pages, whose
-every number is the build's (they have no article); and a four-digit year from
-1990 to 2030, a date rather than a count, which no language groups (but 2000).
+every number is the build's (the pages checked are those of docs/); and a
+four-digit year from 1990 to 2030, a date rather than a count, which no language
+groups (but 2000).
 """
 
 from __future__ import annotations
 
 import re
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from calcsite.embed import FOLDER as EMBED_FOLDER
 from calcsite.formatting import format_bound, notation
-from calcsite.messages import LANGUAGES as SITE_LANGUAGES
-from calcsite.messages import tree
+
+from .html import Document
+from .test_site import LANGUAGES, PAGES, page
 
 NOT_PROSE = frozenset({"a", "code", "kbd", "math", "pre", "samp", "script", "style", "svg"})
 """Elements whose text is not the page's prose (see the module's docstring)."""
-
-VOID = frozenset(
-    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
-)
 
 SIGNS = "[.,\u00a0\u202f]"
 """What groups digits or splits a number's whole part from its fraction, in any of the languages."""
@@ -55,33 +51,13 @@ YEARS = frozenset(year for year in range(1990, 2031) if year % 100)
 """Years a page may cite, written as years are: 2000, likelier a count, is checked."""
 
 
-class _Prose(HTMLParser):
-    """The text nodes of a page's ``<article>`` that are prose, each on its own."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.texts: list[str] = []
-        self._open: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag not in VOID:
-            self._open.append(tag)
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in self._open:
-            del self._open[len(self._open) - 1 - self._open[::-1].index(tag) :]
-
-    def handle_data(self, data: str) -> None:
-        if "article" in self._open and NOT_PROSE.isdisjoint(self._open):
-            self.texts.append(data)
-
-
-def prose(html: str) -> list[str]:
-    """The prose of a page, one string per text node (a table's cells never run together)."""
-    parser = _Prose()
-    parser.feed(html)
-    parser.close()
-    return parser.texts
+def prose(document: Document) -> list[str]:
+    """The prose of a page's ``<article>``, one string per text node."""
+    return [
+        text.data
+        for text in document.texts
+        if "article" in text.within and NOT_PROSE.isdisjoint(text.within)
+    ]
 
 
 def misgrouped(text: str, language: str) -> list[tuple[str, str]]:
@@ -148,24 +124,16 @@ def test_misgrouped_finds_what_the_build_would_write_otherwise(
     assert misgrouped(text, language) == found
 
 
-@pytest.mark.parametrize("language", SITE_LANGUAGES)
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_every_number_in_the_prose_is_grouped_as_the_build_writes_it(
     site: Path, language: str
 ) -> None:
-    tree_root = site / tree(language)
-    others = [tree(other) for other in SITE_LANGUAGES if other != language and tree(other)]
-    skipped = (*others, "assets/", "search/", f"{tree(language)}{EMBED_FOLDER}/")
-    texts = {
-        path.relative_to(site).parent: prose(path.read_text(encoding="utf-8"))
-        for path in sorted(tree_root.rglob("index.html"))
-        if not path.relative_to(site).as_posix().startswith(skipped)
-    }
-    assert len(texts) >= 6, list(texts)
-    assert all(texts.values()), [page for page, text in texts.items() if not text]
+    texts = {path: prose(page(site, language, path)) for path in PAGES}
+    assert all(texts.values()), [path for path, text in texts.items() if not text]
     wrong = [
-        f"{page}: {typed!r} "
+        f"{path or 'home'}: {typed!r} "
         + ("reads as one number" if expected == ONE_NUMBER else f"(the build writes {expected!r})")
-        for page, text in texts.items()
+        for path, text in texts.items()
         for chunk in text
         for typed, expected in misgrouped(chunk, language)
     ]
