@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -228,7 +228,7 @@ def targets(results: dict[str, Any], language: str = "en") -> list[tuple[str, st
             and all(r["scores"].get(c) == 100 for c in others)
         ]
         lowest = min(reports, key=lambda r: [r["scores"].get(c, 0) for c in CATEGORIES])
-        scores = " / ".join(str(lowest["scores"].get(c, "—")) for c in CATEGORIES)
+        scores = _scores(lowest["scores"].get(c, "—") for c in CATEGORIES)
         of = f.words["pages"].format(count=len(good), total=len(reports))
         add("lighthouse", f.words["lowest"].format(pages=of, scores=scores), good == reports, limit)
     if sized := [page for page in pages.values() if "bytes" in page]:
@@ -374,6 +374,11 @@ _WHOLE_MS = ("total-blocking-time", OBSERVED_FCP)
 """What the Lighthouse table shows of each run: three times in seconds, two in milliseconds."""
 
 
+def _scores(scores: Iterable[object]) -> str:
+    """Lighthouse scores side by side, apart: in French, "92 100" would read as one number."""
+    return " / ".join(map(str, scores))
+
+
 def _lighthouse(results: dict[str, Any], f: Numbers) -> list[list[str]]:
     rows = []
     for entry in results["lighthouse"]:
@@ -387,8 +392,7 @@ def _lighthouse(results: dict[str, Any], f: Numbers) -> list[list[str]]:
                 *(f.unit(v / 1000, "s") if v is not None else "—" for v in metrics[:3]),
                 *(f.unit(v, "ms", 0) if v is not None else "—" for v in metrics[3:]),
                 "—" if index is None else f.count(index),
-                # Apart, so that no language reads two scores as one grouped number.
-                " / ".join(str(score) for score in entry.get("runs") or []) or "—",
+                _scores(entry.get("runs") or []) or "—",
             ]
         )
     return rows
